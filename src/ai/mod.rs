@@ -1,0 +1,1 @@
+//! The computer opponent: search, evaluation and levels.

@@ -1,0 +1,118 @@
+//! Command-line tools of the `shashki` binary (no window opens for these).
+
+use crate::rules::{Position, Variant};
+use clap::{Parser, Subcommand};
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "shashki",
+    version,
+    about = "Russian draughts and поддавки in 3D; with a subcommand, command-line tools"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print every legal move, one per line, sorted.
+    Moves {
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Count the leaf nodes of the move tree, one line per depth.
+    Perft {
+        depth: u32,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each move at the last depth.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Print the FEN after a ply of a game of a PDN file.
+    Fen {
+        #[arg(long)]
+        pdn: String,
+        /// Game number, counted from 1 in file order.
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// Ply (default: the game's last).
+        #[arg(long)]
+        ply: Option<usize>,
+    },
+}
+
+fn position_arg(fen: &Option<String>) -> Result<Position, String> {
+    match fen {
+        None => Ok(Position::start()),
+        Some(f) => Position::from_fen(f).map_err(|e| e.to_string()),
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run(args: &[String]) -> i32 {
+    let cli = match Cli::try_parse_from(
+        std::iter::once("shashki".to_string()).chain(args.iter().cloned()),
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let result = match cli.command {
+        None => run_game(),
+        Some(cmd) => run_command(cmd),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            1
+        }
+    }
+}
+
+fn run_game() -> Result<(), String> {
+    Err("this build has no window; run a subcommand (see --help)".into())
+}
+
+fn run_command(cmd: Command) -> Result<(), String> {
+    match cmd {
+        Command::Moves { fen } => {
+            let pos = position_arg(&fen)?;
+            let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+            moves.sort();
+            for m in moves {
+                println!("{m}");
+            }
+            Ok(())
+        }
+        Command::Perft { depth, fen, divide } => {
+            let pos = position_arg(&fen)?;
+            if divide {
+                let mut rows: Vec<(String, u64)> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|m| (m.to_string(), pos.play(m).perft(depth.saturating_sub(1))))
+                    .collect();
+                rows.sort();
+                for (m, n) in &rows {
+                    println!("{m} {n}");
+                }
+            }
+            for d in 1..=depth {
+                let t = Instant::now();
+                let n = pos.perft(d);
+                println!("perft {d} nodes {n} ms {}", t.elapsed().as_millis());
+            }
+            Ok(())
+        }
+        Command::Fen { pdn, game, ply } => {
+            let _ = (pdn, game, ply, Variant::Russian);
+            Err("PDN reading is not available".into())
+        }
+    }
+}

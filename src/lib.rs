@@ -1,0 +1,6 @@
+//! Shashki: Russian draughts and поддавки. The rules engine and the AI are plain Rust;
+//! the 3D game (feature `game`) is built on them.
+
+pub mod ai;
+pub mod cli;
+pub mod rules;

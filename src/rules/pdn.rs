@@ -1,0 +1,1 @@
+//! PDN reading and writing of games and multi-game files.
