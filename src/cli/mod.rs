@@ -1,5 +1,9 @@
 //! Command-line tools of the `shashki` binary (no window opens for these).
 
+mod ai_cmd;
+mod game_cmd;
+mod pdn_cmd;
+
 use crate::rules::{Position, Variant};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
@@ -42,6 +46,64 @@ pub enum Command {
         #[arg(long)]
         ply: Option<usize>,
     },
+    /// Search a position and print the best move, score and principal variation.
+    Analyze {
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long)]
+        level: Option<u8>,
+    },
+    /// Speak the engine line protocol on standard input and output (see README.md).
+    Engine,
+    /// Play AI-against-AI games and report the score.
+    Match {
+        /// `level:L`, `depth:D`, `nodes:N` or `engine:COMMAND`.
+        #[arg(long)]
+        white: String,
+        #[arg(long)]
+        black: String,
+        #[arg(long, default_value_t = 2)]
+        games: u32,
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Time per move in milliseconds (a cap on top of the players' own limits).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Random opening plies shared by each pair of games.
+        #[arg(long, default_value_t = 0)]
+        openings: u32,
+        /// Write every game to this PDN file.
+        #[arg(long)]
+        pdn: Option<String>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Seed for the openings and the levels' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Fixed-depth search over fixed positions: `bench nodes N ms T nps R`.
+    Bench {
+        #[arg(long)]
+        depth: Option<u32>,
+    },
+    /// Open the window and let the computer play both sides.
+    Demo {
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// Exit after this many moves.
+        #[arg(long)]
+        moves: Option<u32>,
+        /// Save a screenshot to this file before exiting.
+        #[arg(long)]
+        screenshot: Option<String>,
+    },
 }
 
 fn position_arg(fen: &Option<String>) -> Result<Position, String> {
@@ -63,7 +125,7 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     let result = match cli.command {
-        None => run_game(),
+        None => game_cmd::run_game(),
         Some(cmd) => run_command(cmd),
     };
     match result {
@@ -75,9 +137,6 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-fn run_game() -> Result<(), String> {
-    Err("this build has no window; run a subcommand (see --help)".into())
-}
 
 fn run_command(cmd: Command) -> Result<(), String> {
     match cmd {
@@ -110,9 +169,25 @@ fn run_command(cmd: Command) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Fen { pdn, game, ply } => {
-            let _ = (pdn, game, ply, Variant::Russian);
-            Err("PDN reading is not available".into())
+        Command::Fen { pdn, game, ply } => pdn_cmd::fen(&pdn, game, ply),
+        Command::Analyze { variant, fen, depth, movetime, level } => {
+            ai_cmd::analyze(variant, fen.as_deref(), depth, movetime, level)
         }
+        Command::Engine => ai_cmd::engine(),
+        Command::Match { white, black, games, variant, movetime, openings, pdn, jobs, seed } => {
+            ai_cmd::run_match(ai_cmd::MatchOptions {
+                white,
+                black,
+                games,
+                variant,
+                movetime,
+                openings,
+                pdn,
+                jobs,
+                seed,
+            })
+        }
+        Command::Bench { depth } => ai_cmd::bench(depth),
+        Command::Demo { variant, moves, screenshot } => game_cmd::demo(variant, moves, screenshot),
     }
 }

@@ -1,0 +1,1 @@
+//! The AI: forced wins, legality, levels and поддавки play.

@@ -1,0 +1,6 @@
+//! Tests of the rules engine and the AI (no window): one binary, one module per part.
+
+mod ai;
+mod pdn;
+mod perft;
+mod rules;

@@ -1,0 +1,1 @@
+//! PDN and FEN: real games, round trips and broken inputs.

@@ -1,0 +1,1 @@
+//! Perft node counts from data files.
