@@ -15,8 +15,71 @@ pub const MAX_MOVES: usize = 192;
 /// The legal moves of a position.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
+/// A compact move: enough to play it, without its route (used by perft and search).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MoveKey {
+    pub from: u64,
+    pub to: u64,
+    pub taken: u64,
+    pub promotes: bool,
+}
+
+/// Compact move list for counting and fast play.
+pub type KeyList = ArrayVec<MoveKey, MAX_MOVES>;
+
+/// Where completed capture sequences go; both kinds of list keep one entry per result.
+pub trait CaptureSink {
+    fn capture(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        taken: &[Square],
+        taken_mask: u64,
+        promotes: bool,
+    );
+}
+
+impl CaptureSink for MoveList {
+    fn capture(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        taken: &[Square],
+        taken_mask: u64,
+        promotes: bool,
+    ) {
+        let mv = Move::capture(from, path, taken, taken_mask, promotes);
+        if !self.iter().any(|m| m.same_effect(&mv)) {
+            let _ = self.try_push(mv);
+        }
+    }
+}
+
+impl CaptureSink for KeyList {
+    #[inline]
+    fn capture(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        _taken: &[Square],
+        taken_mask: u64,
+        promotes: bool,
+    ) {
+        let to = path.last().map_or(0, |s| s.mask());
+        let key = MoveKey {
+            from: from.mask(),
+            to,
+            taken: taken_mask,
+            promotes,
+        };
+        if !self.iter().any(|k| *k == key) {
+            let _ = self.try_push(key);
+        }
+    }
+}
+
 /// State of one capture sequence being explored.
-struct CaptureSearch<'a> {
+struct CaptureSearch<'a, S: CaptureSink> {
     from: Square,
     /// Enemy pieces that can still be taken (taken ones are removed from this set).
     enemy: u64,
@@ -27,7 +90,7 @@ struct CaptureSearch<'a> {
     taken: ArrayVec<Square, MAX_HOPS>,
     taken_mask: u64,
     promoted: bool,
-    out: &'a mut MoveList,
+    out: &'a mut S,
 }
 
 #[inline(always)]
@@ -36,18 +99,16 @@ fn sq(bit: u32) -> Square {
     Square::from_bit_unchecked(bit)
 }
 
-impl CaptureSearch<'_> {
+impl<S: CaptureSink> CaptureSearch<'_, S> {
+    #[inline]
     fn emit(&mut self) {
-        let mv = Move::capture(
+        self.out.capture(
             self.from,
             &self.path,
             &self.taken,
             self.taken_mask,
             self.promoted,
         );
-        if !self.out.iter().any(|m| m.same_effect(&mv)) {
-            let _ = self.out.try_push(mv);
-        }
     }
 
     fn hop(&mut self, victim: u64, landing: u64, then_king: bool) {
@@ -73,18 +134,26 @@ impl CaptureSearch<'_> {
         self.path.pop();
     }
 
-    fn man_from(&mut self, at: u64) {
-        let mut found = false;
-        for d in DIRS {
-            let victim = shift(at, d) & self.enemy;
-            if victim != 0 {
-                let landing = shift(victim, d) & self.empty;
-                if landing != 0 {
-                    found = true;
-                    self.hop(victim, landing, false);
-                }
-            }
+    /// One direction of a man's capture; the direction is a constant so the shifts unroll.
+    #[inline(always)]
+    fn man_dir<const D: i32>(&mut self, at: u64) -> bool {
+        let victim = shift(at, D) & self.enemy;
+        if victim == 0 {
+            return false;
         }
+        let landing = shift(victim, D) & self.empty;
+        if landing == 0 {
+            return false;
+        }
+        self.hop(victim, landing, false);
+        true
+    }
+
+    fn man_from(&mut self, at: u64) {
+        let mut found = self.man_dir::<5>(at);
+        found |= self.man_dir::<4>(at);
+        found |= self.man_dir::<-4>(at);
+        found |= self.man_dir::<-5>(at);
         if !found && !self.path.is_empty() {
             self.emit();
         }
@@ -152,60 +221,67 @@ impl CaptureSearch<'_> {
 
 impl Position {
     /// Every legal move; one per distinct resulting position.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_captures(&mut list);
-        if list.is_empty() {
-            self.generate_quiet(&mut list);
-        }
+        self.legal_moves_into(&mut list);
         list
     }
 
+    /// Fills `list` (cleared first) with every legal move.
+    #[inline]
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate_captures(list);
+        if list.is_empty() {
+            self.generate_quiet(list);
+        }
+    }
+
+    /// Men of the side to move that can take an adjacent enemy piece.
+    #[inline(always)]
+    fn capturing_men(&self, enemy: u64, empty: u64) -> u64 {
+        let men = self.men(self.side);
+        let mut m = 0;
+        for d in DIRS {
+            m |= shift(shift(empty, -d) & enemy, -d);
+        }
+        m & men
+    }
+
     /// All capture moves (empty when no capture is possible).
-    pub fn generate_captures(&self, list: &mut MoveList) {
+    pub fn generate_captures<S: CaptureSink>(&self, list: &mut S) {
         let side = self.side;
-        let own = self.pieces(side);
         let enemy = self.pieces(side.opposite());
         let empty_base = self.empty_squares();
-        for b in Bits(own & !self.kings) {
-            if !self.man_can_capture(1u64 << b, enemy, empty_base) {
-                continue;
-            }
-            let mut s = CaptureSearch {
-                from: sq(b),
-                enemy,
-                empty: empty_base | (1u64 << b),
-                promotion_rank: side.promotion_rank(),
-                path: ArrayVec::new(),
-                taken: ArrayVec::new(),
-                taken_mask: 0,
-                promoted: false,
-                out: list,
-            };
+        let men = self.capturing_men(enemy, empty_base);
+        let kings = self.kings(side);
+        if men == 0 && kings == 0 {
+            return;
+        }
+        let mut s = CaptureSearch {
+            from: sq(0),
+            enemy,
+            empty: empty_base,
+            promotion_rank: side.promotion_rank(),
+            path: ArrayVec::new(),
+            taken: ArrayVec::new(),
+            taken_mask: 0,
+            promoted: false,
+            out: list,
+        };
+        for b in Bits(men) {
+            s.from = sq(b);
+            s.empty = empty_base | (1u64 << b);
             s.man_from(1u64 << b);
         }
-        for b in Bits(own & self.kings) {
-            let mut s = CaptureSearch {
-                from: sq(b),
-                enemy,
-                empty: empty_base | (1u64 << b),
-                promotion_rank: side.promotion_rank(),
-                path: ArrayVec::new(),
-                taken: ArrayVec::new(),
-                taken_mask: 0,
-                promoted: false,
-                out: list,
-            };
+        for b in Bits(kings) {
+            s.from = sq(b);
+            s.empty = empty_base | (1u64 << b);
             if s.king_can_capture(1u64 << b) {
                 s.king_from(1u64 << b);
             }
         }
-    }
-
-    #[inline(always)]
-    fn man_can_capture(&self, men: u64, enemy: u64, empty: u64) -> bool {
-        DIRS.iter()
-            .any(|&d| shift(shift(men, d) & enemy, d) & empty != 0)
     }
 
     /// True when the side to move must capture.
@@ -213,7 +289,7 @@ impl Position {
         let side = self.side;
         let enemy = self.pieces(side.opposite());
         let empty = self.empty_squares();
-        if self.man_can_capture(self.men(side), enemy, empty) {
+        if self.capturing_men(enemy, empty) != 0 {
             return true;
         }
         Bits(self.kings(side)).any(|b| {
@@ -272,6 +348,22 @@ impl Position {
             self.generate_captures(&mut list);
             return list.len() as u64;
         }
+        self.count_quiet()
+    }
+
+    /// [`Position::count_moves`] with a caller's scratch list.
+    #[inline]
+    pub fn count_moves_with(&self, scratch: &mut MoveList) -> u64 {
+        if self.has_capture() {
+            scratch.clear();
+            self.generate_captures(scratch);
+            return scratch.len() as u64;
+        }
+        self.count_quiet()
+    }
+
+    #[inline]
+    fn count_quiet(&self) -> u64 {
         let side = self.side;
         let empty = self.empty_squares();
         let men = self.men(side);
@@ -291,16 +383,75 @@ impl Position {
         n
     }
 
+    /// Every legal move in compact form (see [`MoveKey`]).
+    pub fn legal_keys_into(&self, list: &mut KeyList) {
+        list.clear();
+        self.generate_captures(list);
+        if !list.is_empty() {
+            return;
+        }
+        let side = self.side;
+        let empty = self.empty_squares();
+        let men = self.men(side);
+        let promo = side.promotion_rank();
+        for d in Self::forward_dirs(side) {
+            for to in Bits(shift(men, d) & empty) {
+                let to = 1u64 << to;
+                let from = shift(to, -d);
+                let _ = list.try_push(MoveKey {
+                    from,
+                    to,
+                    taken: 0,
+                    promotes: to & promo != 0,
+                });
+            }
+        }
+        for b in Bits(self.kings(side)) {
+            let from = 1u64 << b;
+            for d in DIRS {
+                let mut t = shift(from, d) & empty;
+                while t != 0 {
+                    let _ = list.try_push(MoveKey {
+                        from,
+                        to: t,
+                        taken: 0,
+                        promotes: false,
+                    });
+                    t = shift(t, d) & empty;
+                }
+            }
+        }
+    }
+
     /// Leaf count of the move tree to `depth` plies.
     pub fn perft(&self, depth: u32) -> u64 {
+        // One move list per ply, allocated once.
+        let mut lists: Vec<KeyList> = (0..depth.max(1)).map(|_| KeyList::new()).collect();
+        self.perft_with(depth, &mut lists)
+    }
+
+    fn perft_with(&self, depth: u32, lists: &mut [KeyList]) -> u64 {
         match depth {
             0 => 1,
-            1 => self.count_moves(),
-            _ => self
-                .legal_moves()
-                .iter()
-                .map(|m| self.play(m).perft(depth - 1))
-                .sum(),
+            1 => {
+                if self.has_capture() {
+                    let list = &mut lists[0];
+                    list.clear();
+                    self.generate_captures(list);
+                    list.len() as u64
+                } else {
+                    self.count_quiet()
+                }
+            }
+            _ => {
+                let Some((list, rest)) = lists.split_last_mut() else {
+                    return 0;
+                };
+                self.legal_keys_into(list);
+                list.iter()
+                    .map(|k| self.play_key(k).perft_with(depth - 1, rest))
+                    .sum()
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The position: three bitboards and the side to move, copied on every move.
 
 use super::bitboard::{BOARD, Bits, RANK1, RANK8};
+use super::movegen::MoveKey;
 use super::mv::Move;
 use super::square::Square;
 use serde::{Deserialize, Serialize};
@@ -226,10 +227,20 @@ impl Position {
     }
 
     /// Plays a legal move of this position and returns the new position.
+    #[inline]
     pub fn play(&self, mv: &Move) -> Position {
-        let from = mv.from().mask();
-        let to = mv.to().mask();
-        let taken = mv.captured_mask();
+        self.play_key(&MoveKey {
+            from: mv.from().mask(),
+            to: mv.to().mask(),
+            taken: mv.captured_mask(),
+            promotes: mv.promotes(),
+        })
+    }
+
+    /// Plays a legal move given in compact form.
+    #[inline]
+    pub fn play_key(&self, mv: &MoveKey) -> Position {
+        let (from, to, taken) = (mv.from, mv.to, mv.taken);
         let mut p = *self;
         let was_king = p.kings & from != 0;
         match self.side {
@@ -243,7 +254,7 @@ impl Position {
             }
         }
         p.kings &= !(from | taken);
-        if was_king || mv.promotes() || to & self.side.promotion_rank() != 0 {
+        if was_king || mv.promotes || to & self.side.promotion_rank() != 0 {
             p.kings |= to;
         }
         p.side = self.side.opposite();
