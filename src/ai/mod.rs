@@ -1,95 +1,57 @@
 //! The computer opponent: search, evaluation and levels.
 //!
-//! Pure Rust on top of [`crate::rules`]; the game front-end drives it from a worker
-//! thread and may abort a search at any time through the stop flag.
+//! Pure Rust on top of [`crate::rules`]. A front-end keeps one [`Ai`] per computer
+//! player, runs [`Ai::choose_move`] or [`Ai::search`] on a worker thread, and may abort
+//! a search at any moment through the stop flag; the search then returns at once with
+//! the best move found so far. Scores are in centi-men (100 = a man); a won game scores
+//! near ±30000.
 
-use crate::rules::{Color, Game, Move, Position, Variant};
-use std::sync::atomic::{AtomicBool, Ordering};
+mod eval;
+mod level;
+mod search;
+mod tt;
+mod zobrist;
+
+pub use eval::{EvalKind, Weights};
+pub use level::Level;
+pub use search::WIN;
+
+use crate::rules::{Color, DrawRule, Game, Move};
+use search::{History, Params, Searcher};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// How long a search may run. Unset fields do not limit; all unset means depth 64.
+/// How long a search may run. Unset fields do not limit; with none set the search
+/// stops at depth 64 (effectively: until stopped).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Hard deadline: the search returns within this plus a few milliseconds.
     pub time: Option<Duration>,
 }
 
 /// What a search found. `score` is from the side to move's view, in centi-men (100 = a man).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchResult {
+    /// `None` only when the game is over (no legal move).
     pub best: Option<Move>,
     pub score: i32,
+    /// Last completed iteration (0 when the move was forced or the search was cut at once).
     pub depth: u32,
     pub nodes: u64,
+    /// Principal variation, starting with `best`.
     pub pv: Vec<Move>,
 }
 
-/// A playing strength, 1 (Novice) to 10 (Master).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Level(u8);
+/// Transposition table size of a playing engine: 2^20 entries of 16 bytes (16 MiB).
+const TT_LOG2: u32 = 20;
 
-const LEVEL_NAMES: [(&str, &str); 10] = [
-    ("Novice", "Новичок"),
-    ("Beginner", "Начинающий"),
-    ("Amateur", "Любитель"),
-    ("Club player", "Клубный игрок"),
-    ("Third category", "Третий разряд"),
-    ("Second category", "Второй разряд"),
-    ("First category", "Первый разряд"),
-    ("Candidate master", "Кандидат в мастера"),
-    ("Expert", "Эксперт"),
-    ("Master", "Мастер"),
-];
-
-impl Level {
-    /// A level, clamped to 1..=10.
-    pub fn new(n: u8) -> Level {
-        Level(n.clamp(1, 10))
-    }
-
-    pub fn number(self) -> u8 {
-        self.0
-    }
-
-    pub fn name(self) -> &'static str {
-        LEVEL_NAMES[self.index()].0
-    }
-
-    pub fn name_ru(self) -> &'static str {
-        LEVEL_NAMES[self.index()].1
-    }
-
-    fn index(self) -> usize {
-        (self.0.clamp(1, 10) - 1) as usize
-    }
-
-    /// The search budget of this level: mainly nodes, with a time cap for slow machines.
-    pub fn limits(self) -> Limits {
-        const NODES: [u64; 10] = [
-            300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000,
-        ];
-        const MILLIS: [u64; 10] = [200, 300, 400, 500, 700, 1000, 1500, 2000, 2500, 3000];
-        Limits {
-            depth: None,
-            nodes: Some(NODES[self.index()]),
-            time: Some(Duration::from_millis(MILLIS[self.index()])),
-        }
-    }
-}
-
-impl Default for Level {
-    fn default() -> Self {
-        Level(5)
-    }
-}
-
-/// The search engine; owns its transposition table, so keep one per player.
+/// The search engine. It owns its transposition table, so keep one per computer player.
 pub struct Ai {
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
+    searcher: Searcher,
+    eval: EvalKind,
+    weights: Weights,
 }
 
 impl Default for Ai {
@@ -98,21 +60,33 @@ impl Default for Ai {
     }
 }
 
-const WIN: i32 = 30_000;
-
 impl Ai {
     pub fn new() -> Ai {
+        Ai::with_table(TT_LOG2)
+    }
+
+    /// An engine with a table of `2^log2` entries (small ones for quick evaluations).
+    pub fn with_table(log2: u32) -> Ai {
         Ai {
-            nodes: 0,
-            node_limit: u64::MAX,
-            deadline: None,
-            aborted: false,
+            searcher: Searcher::new(log2.clamp(4, 28)),
+            eval: EvalKind::Auto,
+            weights: Weights::default(),
         }
     }
 
-    /// Forgets everything learnt (transposition table, move-ordering statistics).
-    pub fn clear(&mut self) {}
+    /// Uses another evaluation or other weights (for matches that compare them).
+    pub fn set_eval(&mut self, kind: EvalKind, weights: Weights) {
+        self.eval = kind;
+        self.weights = weights;
+    }
 
+    /// Forgets everything learnt (transposition table, move-ordering statistics), so that
+    /// the next search behaves exactly like the first one of a new engine.
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Searches the game's current position within `limits`.
     pub fn search(&mut self, game: &Game, limits: &Limits, stop: &AtomicBool) -> SearchResult {
         self.search_with_info(game, limits, stop, &mut |_| {})
     }
@@ -125,103 +99,55 @@ impl Ai {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
+        let weights = self.weights.clone();
+        let params = self.params(game, limits, &weights, 0, 0);
+        self.run(game, &params, stop, on_info).0
+    }
+
+    fn params<'a>(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        weights: &'a Weights,
+        min_depth: u32,
+        spread: i32,
+    ) -> Params<'a> {
         let start = Instant::now();
-        self.nodes = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.time.map(|t| start + t);
-        self.aborted = false;
-        let pos = *game.position();
-        let variant = game.variant();
-        let moves = if game.outcome().is_some() {
-            Default::default()
-        } else {
-            pos.legal_moves()
-        };
-        let mut result = SearchResult {
-            best: moves.first().copied(),
-            pv: moves.first().copied().into_iter().collect(),
-            ..SearchResult::default()
-        };
-        if moves.len() <= 1 {
-            return result;
+        Params {
+            variant: game.variant(),
+            eval: self.eval,
+            weights,
+            max_depth: limits.depth.unwrap_or(64),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            min_depth,
+            deadline: limits.time.map(|t| start + t),
+            // An iteration started after half the time rarely finishes.
+            soft_deadline: limits.time.map(|t| start + t / 2),
+            spread,
         }
-        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
-        for depth in 1..=max_depth {
-            let mut best = None;
-            let mut alpha = -WIN - 1;
-            for mv in &moves {
-                let s = -self.negamax(&pos.play(mv), variant, depth - 1, -WIN - 1, -alpha, 1, stop);
-                if self.aborted {
-                    break;
-                }
-                if s > alpha {
-                    alpha = s;
-                    best = Some(*mv);
-                }
-            }
-            if self.aborted {
-                break;
-            }
-            result.best = best;
-            result.score = alpha;
-            result.depth = depth;
-            result.nodes = self.nodes;
-            result.pv = best.into_iter().collect();
-            on_info(&result);
-            if alpha.abs() > WIN - 100 {
-                break;
-            }
-        }
-        result.nodes = self.nodes;
-        result
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    fn run(
         &mut self,
-        pos: &Position,
-        variant: Variant,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: i32,
+        game: &Game,
+        params: &Params,
         stop: &AtomicBool,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.nodes >= self.node_limit
-            || (self.nodes & 1023 == 0
-                && (stop.load(Ordering::Relaxed)
-                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
-        {
-            self.aborted = true;
+        on_info: &mut dyn FnMut(&SearchResult),
+    ) -> (SearchResult, Vec<search::RootMove>) {
+        if game.outcome().is_some() {
+            return (SearchResult::default(), Vec::new());
         }
-        if self.aborted {
-            return 0;
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return match variant {
-                Variant::Russian => -WIN + ply,
-                Variant::Giveaway => WIN - ply,
-            };
-        }
-        if depth == 0 && !moves[0].is_capture() {
-            return material(pos, variant);
-        }
-        let next = depth.saturating_sub(1);
-        for mv in &moves {
-            let s = -self.negamax(&pos.play(mv), variant, next, -beta, -alpha, ply + 1, stop);
-            if s > alpha {
-                alpha = s;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
+        let history = game_history(game);
+        let out = self
+            .searcher
+            .run(game.position(), &history, params, stop, &mut |o| {
+                on_info(&result_of(o))
+            });
+        (result_of(&out), out.root)
     }
 
-    /// The level's choice: a near-best move, picked with the seed at the lower levels.
+    /// The level's move: the best one at the top level, a seeded, score-weighted choice
+    /// among near-best moves below it. `None` only when the game is over.
     pub fn choose_move(
         &mut self,
         game: &Game,
@@ -229,33 +155,93 @@ impl Ai {
         seed: u64,
         stop: &AtomicBool,
     ) -> Option<Move> {
-        let _ = seed;
-        self.search(game, &level.limits(), stop).best
+        let style = level.style();
+        let mut weights = self.weights.clone();
+        weights.simple |= style.simple_eval;
+        let limits = level.limits();
+        let params = self.params(game, &limits, &weights, style.min_depth, style.margin);
+        let (result, root) = self.run(game, &params, stop, &mut |_| {});
+        if style.margin == 0 || root.len() < 2 {
+            return result.best;
+        }
+        let key = zobrist::hash(game.position(), game.variant());
+        let mut rng = level::Rng::new(seed ^ key ^ (game.ply() as u64).rotate_left(32));
+        level::pick(&root, &style, &mut rng)
+            .map(|i| root[i].mv)
+            .or(result.best)
     }
 }
 
-fn material(pos: &Position, variant: Variant) -> i32 {
-    let us = pos.side_to_move();
-    let them = us.opposite();
-    let m =
-        |c: Color| pos.men(c).count_ones() as i32 * 100 + pos.kings(c).count_ones() as i32 * 250;
-    let s = m(us) - m(them);
-    match variant {
-        Variant::Russian => s,
-        Variant::Giveaway => -s,
+fn result_of(o: &search::Outcome) -> SearchResult {
+    let best = o.root.first().map(|r| r.mv);
+    let mut pv = o.pv.clone();
+    if pv.first() != best.as_ref() {
+        pv = best.into_iter().collect();
     }
+    SearchResult {
+        best,
+        score: o.score,
+        depth: o.depth,
+        nodes: o.nodes,
+        pv,
+    }
+}
+
+/// Keys and reversible-move counts of the game so far, and the running draw counts.
+fn game_history(game: &Game) -> History {
+    let variant = game.variant();
+    let mut h = History {
+        kings_only_in: u32::MAX,
+        balance_in: u32::MAX,
+        ..History::default()
+    };
+    let mut prev = None;
+    for ply in 0..=game.ply() {
+        let Some(pos) = game.position_at(ply) else {
+            break;
+        };
+        let reversible = match prev {
+            Some(p) => {
+                let p: &crate::rules::Position = p;
+                let mover = p.side_to_move();
+                if p.men(mover) == pos.men(mover) && p.piece_count() == pos.piece_count() {
+                    h.reversible.last().copied().unwrap_or(0) + 1
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        };
+        h.keys.push(zobrist::hash(pos, variant));
+        h.reversible.push(reversible);
+        prev = Some(pos);
+    }
+    for c in game.draw_countdowns() {
+        match c.rule {
+            DrawRule::KingsOnly => h.kings_only_in = h.kings_only_in.min(c.plies_left),
+            _ => h.balance_in = h.balance_in.min(c.plies_left),
+        }
+    }
+    h
 }
 
 /// Static-plus-short-search evaluation of the game for the eval bar / draw offers:
-/// centi-men from White's view.
+/// centi-men from White's view (about ±30000 for a decided game).
 pub fn evaluate_white(game: &Game) -> i32 {
+    if let Some(outcome) = game.outcome() {
+        return match outcome.winner() {
+            Some(Color::White) => WIN,
+            Some(Color::Black) => -WIN,
+            None => 0,
+        };
+    }
     let stop = AtomicBool::new(false);
     let limits = Limits {
-        depth: Some(6),
-        nodes: Some(50_000),
-        time: None,
+        depth: Some(8),
+        nodes: Some(30_000),
+        time: Some(Duration::from_millis(300)),
     };
-    let r = Ai::new().search(game, &limits, &stop);
+    let r = Ai::with_table(14).search(game, &limits, &stop);
     match game.side_to_move() {
         Color::White => r.score,
         Color::Black => -r.score,
@@ -266,5 +252,6 @@ pub fn evaluate_white(game: &Game) -> i32 {
 pub fn accepts_draw(game: &Game, ai: Color) -> bool {
     let white = evaluate_white(game);
     let mine = if ai == Color::White { white } else { -white };
-    mine <= 0
+    // A tenth of a man either way is equal.
+    mine <= 10
 }

@@ -1,6 +1,42 @@
 //! `shashki analyze`, `engine`, `match` and `bench`: the AI from the command line.
+//!
+//! # The engine protocol (`shashki engine`)
+//!
+//! One command per line on standard input; replies on standard output, one per line.
+//! Moves are written in the rules engine's notation with the full route of a capture
+//! (`c3-d4`, `a5:c3:e1`); moves read may also be short (`c3:e1`) when unambiguous.
+//!
+//! | command | effect |
+//! |---|---|
+//! | `variant russian\|giveaway` | the rules for the following positions (default russian) |
+//! | `position startpos [moves M1 M2 ...]` | the start position, then moves |
+//! | `position fen FEN [moves M1 M2 ...]` | a FEN position (`W:Wa1,c3:Bb8`), then moves |
+//! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit |
+//! | `go level L [seed S]` | the move level L (1-10) would play |
+//! | `stop` | end the current search now; its `bestmove` follows at once |
+//! | `isready` | replies `readyok` (after any running search has been started) |
+//! | `newgame` | forgets the transposition table |
+//! | `quit` | stops any search and exits |
+//!
+//! A search replies with `info depth D score S nodes N nps N pv M1 M2 ...` after each
+//! completed iteration (score in centi-men from the side to move's view; about ±30000
+//! for a won game) and then exactly one `bestmove MOVE`, or `bestmove none` when the
+//! game is over. The search runs in its own thread, so `stop` and `quit` are read while
+//! it thinks; other commands wait for it to finish. A malformed or illegal command gets
+//! one line `error ...` and the engine keeps running.
 
-use crate::rules::Variant;
+use crate::ai::{Ai, EvalKind, Level, Limits, SearchResult, Weights};
+use crate::rules::{Color, Game, Move, Outcome, Position, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Stack size of search threads: each ply of the search keeps a move list on the stack.
+const SEARCH_STACK: usize = 32 << 20;
 
 pub struct MatchOptions {
     pub white: String,
@@ -14,6 +50,33 @@ pub struct MatchOptions {
     pub seed: u64,
 }
 
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn info_line(r: &SearchResult, elapsed: Duration) -> String {
+    let nps = (r.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+    format!(
+        "info depth {} score {} nodes {} nps {} pv {}",
+        r.depth,
+        r.score,
+        r.nodes,
+        nps,
+        pv_text(&r.pv)
+    )
+}
+
+/// Runs `f` on a thread with a stack deep enough for the search.
+fn spawn_search<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> JoinHandle<T> {
+    std::thread::Builder::new()
+        .stack_size(SEARCH_STACK)
+        .spawn(f)
+        .expect("cannot start a search thread")
+}
+
 pub fn analyze(
     variant: Variant,
     fen: Option<&str>,
@@ -21,20 +84,836 @@ pub fn analyze(
     movetime: Option<u64>,
     level: Option<u8>,
 ) -> Result<(), String> {
-    let _ = (variant, fen, depth, movetime, level);
-    Err("analysis is not built yet".into())
+    let game = match fen {
+        Some(f) => Game::from_fen(variant, f).map_err(|e| e.to_string())?,
+        None => Game::new(variant),
+    };
+    if depth.is_none() && movetime.is_none() && level.is_none() {
+        return Err("give --depth D, --movetime MS or --level L".into());
+    }
+    let handle = spawn_search(move || {
+        let stop = AtomicBool::new(false);
+        let mut ai = Ai::new();
+        let start = Instant::now();
+        if let Some(l) = level {
+            let level = Level::new(l);
+            let limits = level.limits();
+            let r = ai.search_with_info(&game, &limits, &stop, &mut |r| {
+                println!("{}", info_line(r, start.elapsed()))
+            });
+            ai.clear();
+            let chosen = ai.choose_move(&game, level, 1, &stop);
+            println!(
+                "level {} ({}) plays {}",
+                level.number(),
+                level.name(),
+                chosen.map_or("none".to_string(), |m| m.to_string())
+            );
+            return (r, start.elapsed());
+        }
+        let limits = Limits {
+            depth,
+            nodes: None,
+            time: movetime.map(Duration::from_millis),
+        };
+        let r = ai.search_with_info(&game, &limits, &stop, &mut |r| {
+            println!("{}", info_line(r, start.elapsed()))
+        });
+        (r, start.elapsed())
+    });
+    let (r, elapsed) = handle.join().map_err(|_| "the search failed".to_string())?;
+    match r.best {
+        None => println!("bestmove none"),
+        Some(m) => println!(
+            "bestmove {m} score {} depth {} nodes {} ms {} pv {}",
+            r.score,
+            r.depth,
+            r.nodes,
+            elapsed.as_millis(),
+            pv_text(&r.pv)
+        ),
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Engine protocol
+// ---------------------------------------------------------------------------------------
+
+/// A search running in its thread; joining gives the engine back.
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Ai>,
+}
+
+struct EngineState {
+    variant: Variant,
+    game: Game,
+    ai: Option<Ai>,
+    running: Option<Running>,
+}
+
+impl EngineState {
+    /// Waits for a running search (stopping it first if asked) and takes the engine back.
+    fn finish(&mut self, stop: bool) {
+        if let Some(r) = self.running.take() {
+            if stop {
+                r.stop.store(true, Ordering::Relaxed);
+            }
+            self.ai = Some(r.handle.join().unwrap_or_default());
+        }
+    }
+}
+
+/// Builds a game from the words after `position`.
+fn parse_position(variant: Variant, words: &[&str]) -> Result<Game, String> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &words[words.len()..]),
+    };
+    let mut game = match setup {
+        ["startpos"] => Game::new(variant),
+        ["fen", fen @ ..] if !fen.is_empty() => {
+            Game::from_fen(variant, &fen.join(" ")).map_err(|e| e.to_string())?
+        }
+        _ => return Err("expected 'position startpos' or 'position fen FEN'".into()),
+    };
+    for m in moves {
+        game.play_text(m).map_err(|e| format!("move {m}: {e}"))?;
+    }
+    Ok(game)
+}
+
+fn parse_number<T: std::str::FromStr>(word: Option<&&str>, what: &str) -> Result<T, String> {
+    word.and_then(|w| w.parse().ok())
+        .ok_or_else(|| format!("expected {what}"))
+}
+
+fn go(state: &mut EngineState, words: &[&str]) -> Result<(), String> {
+    let mut limits = Limits::default();
+    let mut level = None;
+    let mut seed = 1u64;
+    let mut i = 0;
+    while i < words.len() {
+        let next = words.get(i + 1);
+        match words[i] {
+            "depth" => limits.depth = Some(parse_number(next, "a depth after 'depth'")?),
+            "nodes" => limits.nodes = Some(parse_number(next, "a count after 'nodes'")?),
+            "movetime" => {
+                limits.time = Some(Duration::from_millis(parse_number(
+                    next,
+                    "milliseconds after 'movetime'",
+                )?))
+            }
+            "level" => level = Some(parse_number::<u8>(next, "a level 1-10 after 'level'")?),
+            "seed" => seed = parse_number(next, "a number after 'seed'")?,
+            other => return Err(format!("unknown go parameter '{other}'")),
+        }
+        i += 2;
+    }
+    if limits == Limits::default() && level.is_none() {
+        return Err("go needs depth D, movetime MS, nodes N or level L".into());
+    }
+    state.finish(false);
+    let mut ai = state.ai.take().unwrap_or_default();
+    let game = state.game.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let handle = spawn_search(move || {
+        let start = Instant::now();
+        let best = match level {
+            Some(l) => ai.choose_move(&game, Level::new(l), seed, &flag),
+            None => {
+                let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
+                    println!("{}", info_line(r, start.elapsed()))
+                });
+                r.best
+            }
+        };
+        println!(
+            "bestmove {}",
+            best.map_or("none".to_string(), |m| m.to_string())
+        );
+        let _ = std::io::stdout().flush();
+        ai
+    });
+    state.running = Some(Running { stop, handle });
+    Ok(())
+}
+
+/// Handles one protocol line; returns false on `quit`.
+fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&cmd, rest)) = words.split_first() else {
+        return Ok(true);
+    };
+    match cmd {
+        "quit" => {
+            state.finish(true);
+            return Ok(false);
+        }
+        "stop" => state.finish(true),
+        "isready" => println!("readyok"),
+        "variant" => {
+            let v: Variant = rest
+                .first()
+                .ok_or("expected russian or giveaway")?
+                .parse()?;
+            state.finish(false);
+            state.variant = v;
+            state.game.set_variant(v);
+        }
+        "position" => {
+            let game = parse_position(state.variant, rest)?;
+            state.finish(false);
+            state.game = game;
+        }
+        "go" => go(state, rest)?,
+        "newgame" => {
+            state.finish(false);
+            if let Some(ai) = state.ai.as_mut() {
+                ai.clear();
+            }
+        }
+        other => return Err(format!("unknown command '{other}'")),
+    }
+    Ok(true)
 }
 
 pub fn engine() -> Result<(), String> {
-    Err("the engine protocol is not built yet".into())
+    let mut state = EngineState {
+        variant: Variant::Russian,
+        game: Game::new(Variant::Russian),
+        ai: Some(Ai::new()),
+        running: None,
+    };
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        match engine_command(&mut state, &line) {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(e) => println!("error {e}"),
+        }
+        let _ = std::io::stdout().flush();
+    }
+    state.finish(true);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Matches
+// ---------------------------------------------------------------------------------------
+
+/// A player of a match, as given on the command line.
+#[derive(Clone, Debug)]
+enum Spec {
+    Internal {
+        budget: Budget,
+        eval: EvalKind,
+        weights: Weights,
+    },
+    Engine(String),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Level(Level),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// Parses `level:L`, `depth:D`, `nodes:N` (each optionally followed by `:eval=russian|
+/// giveaway` and `:weight=value`), or `engine:COMMAND`.
+fn parse_spec(text: &str) -> Result<Spec, String> {
+    if let Some(cmd) = text.strip_prefix("engine:") {
+        if cmd.trim().is_empty() {
+            return Err("engine: needs a command".into());
+        }
+        return Ok(Spec::Engine(cmd.to_string()));
+    }
+    let mut parts = text.split(':');
+    let kind = parts.next().unwrap_or("");
+    let value = parts.next().ok_or_else(|| {
+        format!("player '{text}': expected level:L, depth:D, nodes:N or engine:COMMAND")
+    })?;
+    let bad = || format!("player '{text}': '{value}' is not a valid number");
+    let budget = match kind {
+        "level" => Budget::Level(Level::new(
+            value
+                .parse::<u8>()
+                .ok()
+                .filter(|l| (1..=10).contains(l))
+                .ok_or_else(bad)?,
+        )),
+        "depth" => Budget::Depth(value.parse().map_err(|_| bad())?),
+        "nodes" => Budget::Nodes(value.parse().map_err(|_| bad())?),
+        _ => return Err(format!("player '{text}': unknown kind '{kind}'")),
+    };
+    let mut eval = EvalKind::Auto;
+    let mut weights = Weights::default();
+    for opt in parts {
+        let (k, v) = opt
+            .split_once('=')
+            .ok_or_else(|| format!("player '{text}': option '{opt}' is not name=value"))?;
+        if k == "eval" {
+            eval = match v {
+                "auto" => EvalKind::Auto,
+                "russian" => EvalKind::Russian,
+                "giveaway" => EvalKind::Giveaway,
+                _ => return Err(format!("player '{text}': eval must be russian or giveaway")),
+            };
+        } else {
+            weights
+                .set(k, v)
+                .map_err(|e| format!("player '{text}': {e}"))?;
+        }
+    }
+    Ok(Spec::Internal {
+        budget,
+        eval,
+        weights,
+    })
+}
+
+/// An external engine speaking the protocol.
+struct External {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl External {
+    fn start(cmd: &str) -> Result<External, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start '{cmd}': {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(External {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    /// Asks for a move; `Err` is a loss (no answer in time, or a dead engine).
+    fn best_move(&mut self, game: &Game, movetime: u64) -> Result<String, String> {
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        let mut text = format!(
+            "variant {}\nposition fen {}",
+            game.variant(),
+            game.start_position().to_fen()
+        );
+        if !moves.is_empty() {
+            text.push_str(" moves ");
+            text.push_str(&moves.join(" "));
+        }
+        text.push_str(&format!("\ngo movetime {movetime}\n"));
+        self.stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("engine input closed: {e}"))?;
+        let deadline = Instant::now() + Duration::from_millis(movetime + 5_000);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(m) = line.strip_prefix("bestmove ") {
+                        return Ok(m.trim().to_string());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err("no bestmove in time".into()),
+                Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
+            }
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"quit\n");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+enum Player {
+    Internal { ai: Box<Ai>, budget: Budget },
+    External(External),
+}
+
+impl Player {
+    fn new(spec: &Spec) -> Result<Player, String> {
+        Ok(match spec {
+            Spec::Internal {
+                budget,
+                eval,
+                weights,
+            } => {
+                let mut ai = Box::new(Ai::new());
+                ai.set_eval(*eval, weights.clone());
+                Player::Internal {
+                    ai,
+                    budget: *budget,
+                }
+            }
+            Spec::Engine(cmd) => Player::External(External::start(cmd)?),
+        })
+    }
+
+    fn new_game(&mut self) {
+        if let Player::Internal { ai, .. } = self {
+            ai.clear();
+        }
+    }
+
+    /// The move text the player chose, or why it forfeits.
+    fn choose(&mut self, game: &Game, movetime: Option<u64>, seed: u64) -> Result<String, String> {
+        let stop = AtomicBool::new(false);
+        let cap = movetime.map(Duration::from_millis);
+        let best = match self {
+            Player::External(e) => return e.best_move(game, movetime.unwrap_or(1000)),
+            Player::Internal { ai, budget } => match *budget {
+                Budget::Level(l) if cap.is_none() => ai.choose_move(game, l, seed, &stop),
+                Budget::Level(l) => {
+                    let mut limits = l.limits();
+                    limits.time = Some(
+                        limits
+                            .time
+                            .map_or(cap.unwrap_or_default(), |t| t.min(cap.unwrap_or(t))),
+                    );
+                    ai.search(game, &limits, &stop).best
+                }
+                Budget::Depth(d) => {
+                    let limits = Limits {
+                        depth: Some(d),
+                        nodes: None,
+                        time: cap,
+                    };
+                    ai.search(game, &limits, &stop).best
+                }
+                Budget::Nodes(n) => {
+                    let limits = Limits {
+                        depth: None,
+                        nodes: Some(n),
+                        time: cap,
+                    };
+                    ai.search(game, &limits, &stop).best
+                }
+            },
+        };
+        Ok(best.map_or("none".to_string(), |m| m.to_string()))
+    }
+}
+
+/// How a match game ended, from the view of the first player (`--white`).
+#[derive(Clone, Debug)]
+enum GameEnd {
+    Rules(Outcome),
+    /// The ply cap was reached: a draw by adjudication.
+    Adjudicated,
+    /// A player forfeited (illegal move, no answer, dead engine).
+    Forfeit {
+        loser: Color,
+        why: String,
+    },
+}
+
+struct GameRecordOut {
+    index: u32,
+    game: Game,
+    first_is_white: bool,
+    end: GameEnd,
+    /// Milliseconds per move of the first and second player.
+    times: [Vec<u64>; 2],
+}
+
+/// Plies after which a match game is adjudicated a draw.
+const PLY_CAP: usize = 300;
+
+/// `K` random opening plies from the pair's seed (rerolled until the game is still on).
+fn opening(variant: Variant, plies: u32, seed: u64) -> Game {
+    let mut rng_state = seed;
+    for _ in 0..100 {
+        let mut game = Game::new(variant);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            rng_state = rng_state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = ((rng_state >> 33) % moves.len() as u64) as usize;
+            if game.play(&moves[i]).is_err() {
+                break;
+            }
+        }
+        if game.outcome().is_none() {
+            return game;
+        }
+    }
+    Game::new(variant)
+}
+
+fn play_game(
+    index: u32,
+    specs: &[Spec; 2],
+    players: &mut [Player; 2],
+    opts: &MatchOptions,
+) -> GameRecordOut {
+    let pair = index / 2;
+    let first_is_white = index % 2 == 0;
+    let mut game = opening(
+        opts.variant,
+        opts.openings,
+        opts.seed.wrapping_add(pair as u64),
+    );
+    for p in players.iter_mut() {
+        p.new_game();
+    }
+    let _ = specs;
+    let mut times = [Vec::new(), Vec::new()];
+    let end = loop {
+        if let Some(o) = game.outcome() {
+            break GameEnd::Rules(o);
+        }
+        if game.ply() >= PLY_CAP {
+            break GameEnd::Adjudicated;
+        }
+        let side = game.side_to_move();
+        let who = if (side == Color::White) == first_is_white {
+            0
+        } else {
+            1
+        };
+        let seed = opts
+            .seed
+            .wrapping_mul(0x9E37_79B9)
+            .wrapping_add(index as u64 * 1000 + game.ply() as u64);
+        let start = Instant::now();
+        let chosen = players[who].choose(&game, opts.movetime, seed);
+        times[who].push(start.elapsed().as_millis() as u64);
+        let text = match chosen {
+            Ok(t) => t,
+            Err(why) => break GameEnd::Forfeit { loser: side, why },
+        };
+        if let Err(e) = game.play_text(&text) {
+            break GameEnd::Forfeit {
+                loser: side,
+                why: format!("illegal move '{text}': {e}"),
+            };
+        }
+    };
+    GameRecordOut {
+        index,
+        game,
+        first_is_white,
+        end,
+        times,
+    }
+}
+
+/// Score of the first player in a game: 1, 0.5 or 0.
+fn first_score(r: &GameRecordOut) -> f64 {
+    let first = if r.first_is_white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    match &r.end {
+        GameEnd::Rules(o) => match o.winner() {
+            Some(c) if c == first => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        },
+        GameEnd::Adjudicated => 0.5,
+        GameEnd::Forfeit { loser, .. } => {
+            if *loser == first {
+                0.0
+            } else {
+                1.0
+            }
+        }
+    }
+}
+
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn elo(score: f64) -> f64 {
+    let s = score.clamp(0.001, 0.999);
+    -400.0 * (1.0 / s - 1.0).log10()
 }
 
 pub fn run_match(opts: MatchOptions) -> Result<(), String> {
-    let _ = opts;
-    Err("matches are not built yet".into())
+    let specs = [parse_spec(&opts.white)?, parse_spec(&opts.black)?];
+    if opts.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let jobs = opts.jobs.clamp(1, 64);
+    let next = Arc::new(AtomicUsize::new(0));
+    let results = Arc::new(Mutex::new(Vec::<GameRecordOut>::new()));
+    let opts = Arc::new(opts);
+    let specs = Arc::new(specs);
+    let mut handles = Vec::new();
+    for _ in 0..jobs {
+        let (next, results, opts, specs) = (
+            Arc::clone(&next),
+            Arc::clone(&results),
+            Arc::clone(&opts),
+            Arc::clone(&specs),
+        );
+        handles.push(spawn_search(move || -> Result<(), String> {
+            let mut players = [Player::new(&specs[0])?, Player::new(&specs[1])?];
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as u32;
+                if i >= opts.games {
+                    return Ok(());
+                }
+                let r = play_game(i, &specs, &mut players, &opts);
+                let s = first_score(&r);
+                let how = match &r.end {
+                    GameEnd::Rules(o) => format!("{} {:?}", o.result_text(), o),
+                    GameEnd::Adjudicated => format!("1/2-1/2 adjudicated after {PLY_CAP} plies"),
+                    GameEnd::Forfeit { loser, why } => format!("{loser} forfeits: {why}"),
+                };
+                eprintln!(
+                    "game {} ({} white): {} plies, {how}, first player scores {s}",
+                    i + 1,
+                    if r.first_is_white {
+                        &opts.white
+                    } else {
+                        &opts.black
+                    },
+                    r.game.ply()
+                );
+                if let Ok(mut v) = results.lock() {
+                    v.push(r);
+                }
+            }
+        }));
+    }
+    for h in handles {
+        h.join()
+            .map_err(|_| "a match thread failed".to_string())??;
+    }
+    let mut results = std::mem::take(&mut *results.lock().map_err(|_| "lock")?);
+    results.sort_by_key(|r| r.index);
+    report(&opts, &results);
+    if let Some(path) = &opts.pdn {
+        write_games(path, &opts, &results)?;
+    }
+    Ok(())
+}
+
+fn report(opts: &MatchOptions, results: &[GameRecordOut]) {
+    let n = results.len() as f64;
+    let scores: Vec<f64> = results.iter().map(first_score).collect();
+    let wins = scores.iter().filter(|s| **s == 1.0).count();
+    let losses = scores.iter().filter(|s| **s == 0.0).count();
+    let draws = results.len() - wins - losses;
+    let adjudicated = results
+        .iter()
+        .filter(|r| matches!(r.end, GameEnd::Adjudicated))
+        .count();
+    let forfeits: Vec<String> = results
+        .iter()
+        .filter_map(|r| match &r.end {
+            GameEnd::Forfeit { loser, why } => {
+                Some(format!("game {}: {loser}: {why}", r.index + 1))
+            }
+            _ => None,
+        })
+        .collect();
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    let half = 1.96 * (var / n).sqrt();
+    println!(
+        "{} vs {} ({}, {} games): +{wins} ={draws} -{losses} ({adjudicated} of the draws adjudicated at {PLY_CAP} plies)",
+        opts.white,
+        opts.black,
+        opts.variant,
+        results.len()
+    );
+    println!(
+        "score {:.1}% ± {:.1}% (95%), Elo {:+.0} [{:+.0}, {:+.0}]",
+        100.0 * mean,
+        100.0 * half,
+        elo(mean),
+        elo(mean - half),
+        elo(mean + half)
+    );
+    for f in &forfeits {
+        println!("forfeit {f}");
+    }
+    for (who, name) in [(0, &opts.white), (1, &opts.black)] {
+        let mut t: Vec<u64> = results.iter().flat_map(|r| r.times[who].clone()).collect();
+        t.sort_unstable();
+        let mean = t.iter().sum::<u64>() as f64 / t.len().max(1) as f64;
+        println!(
+            "time per move {name}: {} moves, mean {mean:.1} ms, p99 {} ms, max {} ms",
+            t.len(),
+            percentile(&t, 0.99),
+            t.last().copied().unwrap_or(0)
+        );
+    }
+}
+
+fn write_games(path: &str, opts: &MatchOptions, results: &[GameRecordOut]) -> Result<(), String> {
+    let mut out = String::new();
+    for r in results {
+        let (w, b) = if r.first_is_white {
+            (&opts.white, &opts.black)
+        } else {
+            (&opts.black, &opts.white)
+        };
+        let result = match &r.end {
+            GameEnd::Rules(o) => o.result_text(),
+            GameEnd::Adjudicated => "1/2-1/2",
+            GameEnd::Forfeit { loser, .. } => {
+                if *loser == Color::White {
+                    "0-1"
+                } else {
+                    "1-0"
+                }
+            }
+        };
+        let tags = vec![
+            ("Event".to_string(), "shashki match".to_string()),
+            ("Round".to_string(), (r.index + 1).to_string()),
+            ("White".to_string(), w.clone()),
+            ("Black".to_string(), b.clone()),
+            ("Result".to_string(), result.to_string()),
+        ];
+        out.push_str(&pdn_text(&r.game, &tags));
+        out.push('\n');
+    }
+    std::fs::write(path, out).map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// A game as PDN text (tags, FEN when not from the start, numbered moves, result).
+fn pdn_text(game: &Game, tags: &[(String, String)]) -> String {
+    let mut s = String::new();
+    for (k, v) in tags {
+        s.push_str(&format!("[{k} \"{v}\"]\n"));
+    }
+    s.push_str(&format!(
+        "[GameType \"{}\"]\n",
+        if game.variant() == Variant::Russian {
+            "25"
+        } else {
+            "25,W,8,8,A0,0"
+        }
+    ));
+    if *game.start_position() != Position::start() {
+        s.push_str(&format!(
+            "[SetUp \"1\"]\n[FEN \"{}\"]\n",
+            game.start_position().to_fen()
+        ));
+    }
+    let result = tags
+        .iter()
+        .find(|(k, _)| k == "Result")
+        .map_or("*", |(_, v)| v.as_str());
+    let black_first = game.start_position().side_to_move() == Color::Black;
+    let mut line = String::new();
+    for (i, m) in game.moves().iter().enumerate() {
+        let ply = i + black_first as usize;
+        if ply % 2 == 0 {
+            line.push_str(&format!("{}. ", ply / 2 + 1));
+        } else if i == 0 {
+            line.push_str(&format!("{}... ", ply / 2 + 1));
+        }
+        line.push_str(&m.to_string());
+        line.push(' ');
+    }
+    line.push_str(result);
+    // Wrap at about 80 columns, as PDN readers expect short lines.
+    let mut width = 0;
+    for word in line.split(' ') {
+        if width + word.len() > 79 {
+            s.push('\n');
+            width = 0;
+        } else if width > 0 {
+            s.push(' ');
+            width += 1;
+        }
+        s.push_str(word);
+        width += word.len();
+    }
+    s.push('\n');
+    s
+}
+
+// ---------------------------------------------------------------------------------------
+// Bench
+// ---------------------------------------------------------------------------------------
+
+/// Positions of the bench: the start and fixed pseudo-random middlegames, both variants.
+fn bench_positions() -> Vec<Game> {
+    let mut games = Vec::new();
+    for variant in [Variant::Russian, Variant::Giveaway] {
+        games.push(Game::new(variant));
+        for (seed, plies) in [(1u64, 8u32), (2, 14), (3, 20), (4, 26), (5, 32)] {
+            games.push(opening(variant, plies, seed));
+        }
+    }
+    games
 }
 
 pub fn bench(depth: Option<u32>) -> Result<(), String> {
-    let _ = depth;
-    Err("bench is not built yet".into())
+    let depth = depth.unwrap_or(13);
+    let handle = spawn_search(move || {
+        let stop = AtomicBool::new(false);
+        let mut ai = Ai::new();
+        let mut nodes = 0u64;
+        let start = Instant::now();
+        for game in bench_positions() {
+            ai.clear();
+            let limits = Limits {
+                depth: Some(depth),
+                nodes: None,
+                time: None,
+            };
+            nodes += ai.search(&game, &limits, &stop).nodes;
+        }
+        (nodes, start.elapsed())
+    });
+    let (nodes, elapsed) = handle.join().map_err(|_| "the bench failed".to_string())?;
+    let ms = elapsed.as_millis().max(1);
+    println!(
+        "bench nodes {nodes} ms {ms} nps {}",
+        (nodes as u128 * 1000 / ms) as u64
+    );
+    Ok(())
 }

@@ -1,0 +1,156 @@
+//! The ten playing levels: a node budget each (so strength does not depend on the
+//! machine), a time cap for slow machines, and a seeded, score-weighted choice among
+//! near-best moves so that the lower levels make human-like mistakes.
+
+use super::Limits;
+use super::search::{RootMove, WIN_BOUND};
+use std::time::Duration;
+
+/// A playing strength, 1 (Novice) to 10 (Master).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Level(u8);
+
+/// How one level plays.
+pub(crate) struct Style {
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Moves within this many centi-men of the best may be chosen.
+    pub margin: i32,
+    /// Softmax temperature of the choice, in centi-men.
+    pub temperature: f64,
+    /// Depth always completed whatever the node budget (sees one-move losses from 3 on).
+    pub min_depth: u32,
+    /// Material-only evaluation.
+    pub simple_eval: bool,
+}
+
+const NAMES: [(&str, &str); 10] = [
+    ("Novice", "Новичок"),
+    ("Beginner", "Начинающий"),
+    ("Amateur", "Любитель"),
+    ("Club player", "Клубный игрок"),
+    ("Experienced", "Опытный"),
+    ("Strong", "Сильный"),
+    ("Expert", "Эксперт"),
+    ("Candidate master", "Кандидат в мастера"),
+    ("Grandmaster's pupil", "Ученик гроссмейстера"),
+    ("Master", "Мастер"),
+];
+
+const NODES: [u64; 10] = [
+    150, 600, 2_000, 6_000, 20_000, 60_000, 180_000, 500_000, 1_500_000, 4_000_000,
+];
+const TIME_MS: [u64; 10] = [150, 200, 300, 400, 600, 800, 1200, 1800, 2500, 3500];
+const MARGIN: [i32; 10] = [250, 160, 90, 70, 50, 35, 20, 12, 6, 0];
+const TEMPERATURE: [f64; 10] = [120.0, 80.0, 45.0, 35.0, 25.0, 18.0, 10.0, 6.0, 3.0, 1.0];
+
+impl Level {
+    /// A level, clamped to 1..=10.
+    pub fn new(n: u8) -> Level {
+        Level(n.clamp(1, 10))
+    }
+
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// English name, "Novice" to "Master".
+    pub fn name(self) -> &'static str {
+        NAMES[self.index()].0
+    }
+
+    /// Russian name, "Новичок" to "Мастер".
+    pub fn name_ru(self) -> &'static str {
+        NAMES[self.index()].1
+    }
+
+    fn index(self) -> usize {
+        (self.0.clamp(1, 10) - 1) as usize
+    }
+
+    /// The search budget of this level: a node count, with a time cap for slow machines.
+    pub fn limits(self) -> Limits {
+        let s = self.style();
+        Limits {
+            depth: None,
+            nodes: Some(s.nodes),
+            time: Some(Duration::from_millis(s.time_ms)),
+        }
+    }
+
+    pub(crate) fn style(self) -> Style {
+        let i = self.index();
+        Style {
+            nodes: NODES[i],
+            time_ms: TIME_MS[i],
+            margin: MARGIN[i],
+            temperature: TEMPERATURE[i],
+            min_depth: if i < 2 { 1 } else { 3 },
+            simple_eval: i < 3,
+        }
+    }
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Level(5)
+    }
+}
+
+/// SplitMix64: a tiny seeded generator, enough for choosing moves.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// Picks among the root moves whose exact score is within `margin` of the best, with
+/// weights falling off as exp(-loss / temperature). Root moves come best first.
+pub(crate) fn pick(root: &[RootMove], style: &Style, rng: &mut Rng) -> Option<usize> {
+    let best = root.first()?.score;
+    let candidates: Vec<(usize, f64)> = root
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            *i == 0
+                || (r.exact
+                    && r.score >= best - style.margin
+                    // Never throw away a won game or walk into a lost one at random.
+                    && !(best > WIN_BOUND && r.score <= WIN_BOUND)
+                    && r.score >= -WIN_BOUND)
+        })
+        .map(|(i, r)| {
+            let loss = (best - r.score).max(0) as f64;
+            (i, (-loss / style.temperature.max(0.5)).exp())
+        })
+        .collect();
+    let total: f64 = candidates.iter().map(|c| c.1).sum();
+    let mut x = rng.next_f64() * total;
+    for (i, w) in &candidates {
+        if x < *w {
+            return Some(*i);
+        }
+        x -= w;
+    }
+    candidates.last().map(|c| c.0)
+}

@@ -1,0 +1,577 @@
+//! Iterative deepening PVS over copy-made positions, with a transposition table,
+//! killer and history move ordering, late-move reductions and capture extension:
+//! a position where a capture is due is never a leaf (captures are compulsory, so the
+//! whole forced sequence is the quiescence search).
+
+use super::eval::{self, EvalKind, Weights};
+use super::tt::{Bound, Tt};
+use super::zobrist;
+use crate::rules::bitboard::RANK1;
+use crate::rules::bitboard::RANK8;
+use crate::rules::{Color, Move, MoveList, Position, Variant};
+use arrayvec::ArrayVec;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Deepest path the search follows (iterations plus capture sequences).
+pub(crate) const MAX_PLY: usize = 96;
+/// Score of a won game at the root; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are wins or losses found by the search.
+pub(crate) const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = WIN + 1;
+const NO_KILLER: u16 = u16::MAX;
+
+/// A root move with the score of its last search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    /// Exact when `exact`, otherwise an upper bound below the window.
+    pub score: i32,
+    pub exact: bool,
+    /// Position of the move in the root's legal move list (what the table stores).
+    index: usize,
+}
+
+/// Tables kept between searches.
+pub(crate) struct Searcher {
+    tt: Tt,
+    killers: [[u16; 2]; MAX_PLY + 1],
+    history: Box<[[[i32; 36]; 36]; 2]>,
+}
+
+/// The draw-rule state of the game at the root.
+#[derive(Clone, Default)]
+pub(crate) struct History {
+    /// Keys of the game's positions, oldest first, the root last.
+    pub keys: Vec<u64>,
+    /// For each, plies since a man moved or a piece was taken.
+    pub reversible: Vec<u32>,
+    /// Plies from the root to a draw by 7.2.5 if no man moves and nothing is taken.
+    pub kings_only_in: u32,
+    /// Plies from the root to a draw by a balance rule (7.2.4, 7.2.6-7.2.8) if nothing is taken.
+    pub balance_in: u32,
+}
+
+/// What one search may do.
+pub(crate) struct Params<'a> {
+    pub variant: Variant,
+    pub eval: EvalKind,
+    pub weights: &'a Weights,
+    pub max_depth: u32,
+    pub node_limit: u64,
+    /// The node limit applies only to iterations deeper than this.
+    pub min_depth: u32,
+    pub deadline: Option<Instant>,
+    /// Time after which no new iteration starts.
+    pub soft_deadline: Option<Instant>,
+    /// Root moves within this many centi-men of the best get exact scores (for the levels).
+    pub spread: i32,
+}
+
+/// The result of iterative deepening.
+pub(crate) struct Outcome {
+    pub root: Vec<RootMove>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+impl Searcher {
+    pub fn new(tt_log2: u32) -> Searcher {
+        Searcher {
+            tt: Tt::new(tt_log2),
+            killers: [[NO_KILLER; 2]; MAX_PLY + 1],
+            history: Box::new([[[0; 36]; 36]; 2]),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[NO_KILLER; 2]; MAX_PLY + 1];
+        *self.history = [[[0; 36]; 36]; 2];
+    }
+
+    /// Iterative deepening from `pos`, calling `on_iteration` after each completed depth.
+    pub fn run(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        params: &Params,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Outcome),
+    ) -> Outcome {
+        self.tt.new_search();
+        self.killers = [[NO_KILLER; 2]; MAX_PLY + 1];
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 8;
+                }
+            }
+        }
+        let mut keys = history.keys.clone();
+        let mut reversible = history.reversible.clone();
+        let root_key = *keys.last().unwrap_or(&zobrist::hash(pos, params.variant));
+        if keys.is_empty() {
+            keys.push(root_key);
+            reversible.push(0);
+        }
+        let mut run = Run {
+            s: self,
+            p: params,
+            stop,
+            nodes: 0,
+            enforce_nodes: false,
+            aborted: false,
+            keys,
+            reversible,
+            since_capture: vec![0],
+            root_len: 0,
+            kings_only_in: history.kings_only_in,
+            balance_in: history.balance_in,
+            pv: vec![ArrayVec::new(); MAX_PLY + 1],
+        };
+        run.root_len = run.keys.len();
+        run.since_capture = vec![0; run.keys.len()];
+        run.iterate(pos, root_key, on_iteration)
+    }
+}
+
+/// One search in progress.
+struct Run<'a> {
+    s: &'a mut Searcher,
+    p: &'a Params<'a>,
+    stop: &'a AtomicBool,
+    nodes: u64,
+    enforce_nodes: bool,
+    aborted: bool,
+    /// Keys from the game's start to the current node.
+    keys: Vec<u64>,
+    reversible: Vec<u32>,
+    /// Plies since the last capture or promotion (only meaningful inside the search).
+    since_capture: Vec<u32>,
+    root_len: usize,
+    kings_only_in: u32,
+    balance_in: u32,
+    pv: Vec<ArrayVec<Move, MAX_PLY>>,
+}
+
+fn lost_in(ply: usize, variant: Variant) -> i32 {
+    // A side with no move loses in Russian draughts and wins in поддавки.
+    match variant {
+        Variant::Russian => -(WIN - ply as i32),
+        Variant::Giveaway => WIN - ply as i32,
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline(always)]
+fn move_key(mv: &Move) -> u16 {
+    (mv.from().bit() * 36 + mv.to().bit()) as u16
+}
+
+impl Run<'_> {
+    fn iterate(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        on_iteration: &mut dyn FnMut(&Outcome),
+    ) -> Outcome {
+        let legal = pos.legal_moves();
+        let mut root: Vec<RootMove> = legal
+            .iter()
+            .enumerate()
+            .map(|(index, mv)| RootMove {
+                mv: *mv,
+                score: -INF,
+                exact: false,
+                index,
+            })
+            .collect();
+        // The table's move from an earlier search goes first.
+        if let Some(i) = self.s.tt.probe(key).and_then(|h| h.mv)
+            && let Some(at) = root.iter().position(|r| r.index == i)
+        {
+            root[..=at].rotate_right(1);
+        } else {
+            root.sort_by_key(|r| -(r.mv.captured().len() as i32));
+        }
+        let mut out = Outcome {
+            root: root.clone(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: root.first().map(|r| vec![r.mv]).unwrap_or_default(),
+        };
+        if root.len() <= 1 {
+            return out;
+        }
+        for depth in 1..=self.p.max_depth.clamp(1, MAX_PLY as u32 - 1) {
+            if depth > 1 && self.p.soft_deadline.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+            self.enforce_nodes = depth > self.p.min_depth;
+            let completed = self.root_search(pos, key, depth as i32, &mut root);
+            if self.aborted {
+                // A new best move searched in full this iteration is still better information.
+                if completed > 0 && root[0].exact {
+                    out.root = root.clone();
+                    out.score = root[0].score;
+                    if out.pv.first() != Some(&root[0].mv) {
+                        out.pv = self.pv[0].to_vec();
+                    }
+                }
+                break;
+            }
+            out.root = root.clone();
+            out.score = root[0].score;
+            out.depth = depth;
+            out.pv = self.pv[0].to_vec();
+            out.nodes = self.nodes;
+            on_iteration(&out);
+            if out.score.abs() > WIN_BOUND && depth as i32 > WIN - out.score.abs() {
+                break;
+            }
+        }
+        out.nodes = self.nodes;
+        out
+    }
+
+    /// Searches every root move; returns how many were searched completely. Sorts `root`
+    /// best first (moves that failed low keep their order behind the exact ones).
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        root: &mut [RootMove],
+    ) -> usize {
+        let mut alpha = -INF;
+        let mut best = -INF;
+        let mut completed = 0;
+        self.pv[0].clear();
+        for i in 0..root.len() {
+            let mv = root[i].mv;
+            let child = pos.play(&mv);
+            let ck = zobrist::update(key, pos, &child);
+            self.push(pos, &mv, ck);
+            // With a spread, moves close to the best are searched with a window that
+            // yields their exact score.
+            let floor = if best > -INF {
+                (best - self.p.spread).max(-INF)
+            } else {
+                -INF
+            };
+            let s = if i == 0 {
+                -self.search(&child, ck, depth - 1, -INF, INF, 1)
+            } else {
+                let a = floor.max(-INF);
+                let mut s = -self.search(&child, ck, depth - 1, -a - 1, -a, 1);
+                if s > a && !self.aborted {
+                    s = -self.search(&child, ck, depth - 1, -INF, -a, 1);
+                }
+                s
+            };
+            self.pop();
+            if self.aborted {
+                break;
+            }
+            completed += 1;
+            root[i].exact = i == 0 || s > floor;
+            root[i].score = s;
+            if s > best {
+                best = s;
+                let mut line = ArrayVec::<Move, MAX_PLY>::new();
+                line.push(mv);
+                let child_pv = self.pv[1].clone();
+                for m in child_pv {
+                    if line.try_push(m).is_err() {
+                        break;
+                    }
+                }
+                self.pv[0] = line;
+                if s > alpha {
+                    alpha = s;
+                }
+            }
+        }
+        if completed > 0 {
+            // Stable: the previous order breaks ties; unfinished moves stay behind.
+            let (done, _) = root.split_at_mut(completed);
+            done.sort_by_key(|r| std::cmp::Reverse(if r.exact { r.score } else { r.score - 1 }));
+            let best_index = root[0].index;
+            self.s
+                .tt
+                .store(key, to_tt(best, 0), depth, Bound::Exact, Some(best_index));
+        }
+        completed
+    }
+
+    #[inline(always)]
+    fn push(&mut self, pos: &Position, mv: &Move, key: u64) {
+        let man = pos.kings & mv.from().mask() == 0;
+        let last = self.keys.len() - 1;
+        self.reversible.push(if man || mv.is_capture() {
+            0
+        } else {
+            self.reversible[last] + 1
+        });
+        self.since_capture
+            .push(if mv.is_capture() || mv.promotes() {
+                0
+            } else {
+                self.since_capture[last] + 1
+            });
+        self.keys.push(key);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.reversible.pop();
+        self.since_capture.pop();
+    }
+
+    /// Draw by repetition (once within the game and search path is enough) or by a
+    /// counting rule running out inside the search.
+    fn is_draw(&self, pos: &Position, ply: usize) -> bool {
+        let n = self.keys.len() - 1;
+        let window = (self.reversible[n] as usize).min(n);
+        let key = self.keys[n];
+        let mut i = 4;
+        while i <= window {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        let p = ply as u32;
+        let counting = (p >= self.kings_only_in && self.reversible[n] >= p)
+            || (p >= self.balance_in && self.since_capture[n] >= p);
+        // A side without moves has lost (or won) before any draw rule applies.
+        counting && pos.count_moves() > 0
+    }
+
+    #[inline(always)]
+    fn check_limits(&mut self) {
+        if self.enforce_nodes && self.nodes >= self.p.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed)
+                || self.p.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn leaf(&self, pos: &Position, ply: usize) -> i32 {
+        let st = eval::evaluate(pos, self.p.variant, self.p.eval, self.p.weights);
+        if st.own_moves == 0 {
+            lost_in(ply, self.p.variant)
+        } else {
+            st.score
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.aborted {
+            return 0;
+        }
+        self.pv[ply].clear();
+        if self.is_draw(pos, ply) {
+            return 0;
+        }
+        let capture = pos.has_capture();
+        if !capture && depth <= 0 {
+            return self.leaf(pos, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.leaf(pos, ply);
+        }
+        // A win in fewer plies than the window allows cannot change the result.
+        let (alpha_floor, beta_cap) = (-(WIN - ply as i32), WIN - ply as i32);
+        if alpha_floor >= beta {
+            return alpha_floor;
+        }
+        if beta_cap <= alpha {
+            return beta_cap;
+        }
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(h) = self.s.tt.probe(key) {
+            tt_move = h.mv;
+            if !pv_node && h.depth >= depth {
+                let s = from_tt(h.score, ply);
+                match h.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return lost_in(ply, self.p.variant);
+        }
+        let mut order = self.order(pos, &moves, tt_move, ply);
+        let side = pos.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_index = None;
+        let killers = self.s.killers[ply];
+        for i in 0..order.len() {
+            // Selection sort: most cut-offs come from the first few moves.
+            let mut top = i;
+            for j in i + 1..order.len() {
+                if order[j].0 > order[top].0 {
+                    top = j;
+                }
+            }
+            order.swap(i, top);
+            let index = order[i].1 as usize;
+            let mv = &moves[index];
+            let child = pos.play(mv);
+            let ck = zobrist::update(key, pos, &child);
+            self.push(pos, mv, ck);
+            let s = if i == 0 {
+                -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let quiet = !capture && !mv.promotes() && !killers.contains(&move_key(mv));
+                let r = if quiet && depth >= 3 && i >= 3 {
+                    1 + (i >= 6 && depth >= 5) as i32
+                } else {
+                    0
+                };
+                let mut s = -self.search(&child, ck, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && r > 0 && !self.aborted {
+                    s = -self.search(&child, ck, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.pop();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_index = Some(index);
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(*mv);
+                        for m in tail[0].iter() {
+                            if line.try_push(*m).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    if s >= beta {
+                        if !capture {
+                            let k = move_key(mv);
+                            let slot = &mut self.s.killers[ply];
+                            if slot[0] != k {
+                                slot[1] = slot[0];
+                                slot[0] = k;
+                            }
+                            let h = &mut self.s.history[side][mv.from().bit() as usize]
+                                [mv.to().bit() as usize];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.s
+            .tt
+            .store(key, to_tt(best, ply), depth, bound, best_index);
+        best
+    }
+
+    /// Ordering scores: the table's move, then the longest captures, killers, promotions,
+    /// and the history of cut-offs.
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        tt_move: Option<usize>,
+        ply: usize,
+    ) -> ArrayVec<(i32, u8), { crate::rules::movegen::MAX_MOVES }> {
+        let side = pos.side_to_move().index();
+        let killers = self.s.killers[ply];
+        let promo = match pos.side_to_move() {
+            Color::White => RANK8,
+            Color::Black => RANK1,
+        };
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| {
+                let score = if Some(i) == tt_move {
+                    1 << 30
+                } else if mv.is_capture() {
+                    (1 << 24)
+                        + 1000 * mv.captured().len() as i32
+                        + 300 * (mv.captured_mask() & pos.kings).count_ones() as i32
+                } else if mv.promotes()
+                    || (mv.to().mask() & promo != 0 && pos.kings & mv.from().mask() == 0)
+                {
+                    1 << 23
+                } else if killers[0] == move_key(mv) {
+                    1 << 22
+                } else if killers[1] == move_key(mv) {
+                    1 << 21
+                } else {
+                    self.s.history[side][mv.from().bit() as usize][mv.to().bit() as usize]
+                };
+                (score, i as u8)
+            })
+            .collect()
+    }
+}
