@@ -289,11 +289,11 @@ impl Game {
         }
         let pos = *self.position();
         let legal = pos.legal_moves();
-        let Some(found) = legal.iter().find(|m| m.same_effect(mv)) else {
+        if !legal.iter().any(|m| m.same_effect(mv)) {
             return Err(GameError::IllegalMove(mv.to_string()));
-        };
-        let found = *found;
-        self.push(found);
+        }
+        // Moves are built only by the generator, so the route given is a legal one.
+        self.push(*mv);
         self.redo.clear();
         Ok(())
     }

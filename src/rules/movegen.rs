@@ -78,6 +78,24 @@ impl CaptureSink for KeyList {
     }
 }
 
+/// Every route of every capture, including routes that give the same result.
+#[derive(Default, Debug)]
+pub struct AllRoutes(pub Vec<Move>);
+
+impl CaptureSink for AllRoutes {
+    fn capture(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        taken: &[Square],
+        taken_mask: u64,
+        promotes: bool,
+    ) {
+        self.0
+            .push(Move::capture(from, path, taken, taken_mask, promotes));
+    }
+}
+
 /// State of one capture sequence being explored.
 struct CaptureSearch<'a, S: CaptureSink> {
     from: Square,

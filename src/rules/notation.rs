@@ -44,6 +44,19 @@ fn matches(mv: &Move, squares: &[Square]) -> bool {
     rest[..rest.len() - 1].iter().all(|s| path.any(|p| p == s))
 }
 
+fn illegal(pos: &Position, text: &str) -> NotationError {
+    let mut names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    names.sort();
+    NotationError::Illegal {
+        text: text.trim().to_string(),
+        legal: if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(" ")
+        },
+    }
+}
+
 /// Finds the legal move that a text names.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let (squares, _capture) = split_move(text)?;
@@ -51,18 +64,20 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let found: Vec<&Move> = legal.iter().filter(|m| matches(m, &squares)).collect();
     match found.as_slice() {
         [one] => Ok(**one),
-        [] => {
-            let mut names: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
-            names.sort();
-            Err(NotationError::Illegal {
-                text: text.trim().to_string(),
-                legal: if names.is_empty() {
-                    "none".into()
-                } else {
-                    names.join(" ")
-                },
-            })
+        [] if squares.len() > 2 => {
+            // A full route that gives the same result as the kept one is the same move.
+            let mut all = super::movegen::AllRoutes::default();
+            pos.generate_captures(&mut all);
+            match all
+                .0
+                .iter()
+                .find(|m| m.path().len() + 1 == squares.len() && matches(m, &squares))
+            {
+                Some(route) => Ok(*route),
+                None => Err(illegal(pos, text)),
+            }
         }
+        [] => Err(illegal(pos, text)),
         many => {
             // A route given in full picks its move even when a shorter text would not.
             if let Some(exact) = many.iter().find(|m| m.path().len() + 1 == squares.len()) {
