@@ -3,9 +3,10 @@
 //! Reading accepts what real files hold: tag pairs, move numbers (`1.`, `1...`), moves in
 //! algebraic or numeric notation with `-`, `:` or `x` (a capture may give only its start
 //! and end square), comments `{...}` and `;`, NAGs (`$1`, `!`, `?`), nested variations
-//! `( ... )` (skipped), and the results `1-0 0-1 1/2-1/2 2-0 0-2 1-1 *`. Every game record
-//! gives one entry, so a broken game never hides the others. Errors name the line and
-//! column (counted in characters, from 1) and what was expected.
+//! `( ... )` (skipped), and the results `1-0 0-1 1/2-1/2 2-0 0-2 1-1 *`. Move numbers are
+//! read past, not checked against the ply. Every game record gives one entry, so a broken
+//! game never hides the others. Errors name the line and column (counted in characters,
+//! from 1) and what was expected.
 //!
 //! A recorded result (resignation, agreement) is applied with [`Game::declare`] only when
 //! the last position has not already ended the game by the rules; then the rules win.
@@ -403,6 +404,10 @@ fn classify(word: &str) -> WordKind<'_> {
     if word.chars().all(|c| matches!(c, '!' | '?')) {
         return WordKind::Glyph;
     }
+    // `1. ... f6-g5`: the dots alone stand for White's move left out.
+    if word.chars().all(|c| matches!(c, '.' | '…')) {
+        return WordKind::MoveNumber;
+    }
     WordKind::Move(word)
 }
 
@@ -449,12 +454,11 @@ impl Record {
 
     /// The game from the tags, built when the movetext begins.
     fn start_game(&mut self, at: At) -> Result<&mut Game, PdnError> {
-        if self.game.is_none() {
-            self.game = Some(self.game_from_tags(at)?);
-        }
-        self.game
-            .as_mut()
-            .ok_or_else(|| at.error("internal: no game"))
+        let game = match self.game.take() {
+            Some(game) => game,
+            None => self.game_from_tags(at)?,
+        };
+        Ok(self.game.insert(game))
     }
 
     fn game_from_tags(&self, at: At) -> Result<Game, PdnError> {
@@ -490,21 +494,20 @@ impl Record {
 
     fn play(&mut self, text: &str, at: At) -> Result<(), PdnError> {
         let game = self.start_game(at)?;
-        let pos = *game.position();
         let label = move_label(game);
-        let mv = match pos.parse_move(text) {
-            Ok(mv) => mv,
-            Err(NotationError::Syntax(_)) => {
-                return Err(at.error(format!("expected a move, found '{text}'")));
-            }
-            Err(e) => return Err(at.error(format!("move {label}: {e}"))),
-        };
         if let Some(outcome) = game.outcome() {
             return Err(at.error(format!(
                 "move {label} {text} comes after the end of the game ({})",
                 describe(outcome)
             )));
         }
+        let mv = match game.position().parse_move(text) {
+            Ok(mv) => mv,
+            Err(NotationError::Syntax(_)) => {
+                return Err(at.error(format!("expected a move, found '{text}'")));
+            }
+            Err(e) => return Err(at.error(format!("move {label}: {e}"))),
+        };
         game.play(&mv)
             .map_err(|e| at.error(format!("move {label}: {e}")))
     }
@@ -520,7 +523,15 @@ fn move_label(game: &Game) -> String {
 
 fn describe(outcome: Outcome) -> String {
     match outcome {
-        Outcome::Win { winner, reason } => format!("{winner} won: {reason:?}"),
+        Outcome::Win { winner, reason } => {
+            let loser = winner.opposite();
+            let why = match reason {
+                WinReason::NoPieces => format!("{loser} has no pieces"),
+                WinReason::NoMoves => format!("{loser} has no move"),
+                WinReason::Resignation => format!("{loser} resigned"),
+            };
+            format!("{winner} won, {why}")
+        }
         Outcome::Draw(rule) => format!("draw, {} ({})", rule.description(), rule.number()),
     }
 }
@@ -713,7 +724,8 @@ fn escape(value: &str) -> String {
 }
 
 /// Writes a game as PDN: tags, moves and result. The caller's tags are kept except the
-/// ones the game itself decides (Result, GameType, Variant, SetUp, FEN).
+/// ones the game itself decides (Result, GameType, Variant, SetUp, FEN) and those whose
+/// name is not a PDN tag name (letters, digits, `_`).
 pub fn write_pdn(game: &Game, tags: &[(String, String)]) -> String {
     let mut out = String::new();
     let mut line = |name: &str, value: &str| {

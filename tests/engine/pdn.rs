@@ -188,6 +188,24 @@ fn pdn_features_are_read() {
         assert_eq!(g.game.start_position().side_to_move(), Color::Black);
         assert_eq!(g.game.ply(), 2);
     }
+    let g = read_one("[FEN \"B:W21-32:B1-12\"]\n1. ... f6-g5 2. g3-h4 *");
+    assert_eq!(g.game.ply(), 2);
+}
+
+#[test]
+fn moves_after_the_end_are_refused() {
+    let e = read_err("[FEN \"W:Wc3:Bd4\"]\n1. c3:e5 d4-c3 0-1");
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 10: move 1... d4-c3 comes after the end of the game (White won, Black has no pieces)"
+    );
+    // The result of a game the position has decided is the position's.
+    let g = read_one("[FEN \"W:Wc3:Bd4\"]\n1. c3:e5 0-1");
+    assert_eq!(
+        g.game.outcome().and_then(Outcome::winner),
+        Some(Color::White)
+    );
+    assert_eq!(g.result.as_deref(), Some("0-1"));
 }
 
 #[test]
