@@ -552,12 +552,10 @@ fn read_record<'a>(
         variation_at: None,
     };
     let mut next = Some(first);
-    let mut last_at = first_at(&next);
     let mut result: Option<(&str, At)> = None;
     let mut leftover = None;
     while let Some(token) = next.take().or_else(|| lexer.next_token()) {
         let at = token.at;
-        last_at = at;
         match token.tok {
             Tok::Tag { name, value } => {
                 // A tag after the movetext, or one named twice, opens the next game.
@@ -614,8 +612,7 @@ fn read_record<'a>(
             }
         }
     }
-    if rec.variation_depth > 0 {
-        let at = rec.variation_at.unwrap_or(last_at);
+    if let Some(at) = rec.variation_at.filter(|_| rec.variation_depth > 0) {
         rec.fail(at.error("variation opened here is never closed (expected ')')"));
     }
     let end_at = leftover.as_ref().map_or(lexer.here(), |t: &Token| t.at);
@@ -633,29 +630,23 @@ fn read_record<'a>(
         return (Err(error), leftover);
     }
     let at = result.map_or(end_at, |(_, at)| at);
-    let outcome = match rec.start_game(at) {
-        Ok(game) => {
-            let result_text = result.map(|(r, _)| r);
-            if let Some(outcome) = result_text.and_then(parse_result) {
-                // The rules decide first; the record only adds what no position shows.
-                if game.outcome().is_none() {
-                    game.declare(outcome);
-                }
-            }
-            let game = game.clone();
-            Ok(PdnGame {
-                tags: std::mem::take(&mut rec.tags),
-                game,
-                result: result_text.filter(|r| *r != "*").map(str::to_string),
-            })
-        }
-        Err(e) => Err(e),
+    let mut game = match rec.start_game(at) {
+        Ok(game) => std::mem::take(game),
+        Err(e) => return (Err(e), leftover),
     };
-    (outcome, leftover)
-}
-
-fn first_at(token: &Option<Token<'_>>) -> At {
-    token.as_ref().map_or(At { line: 1, column: 1 }, |t| t.at)
+    let result = result.map(|(r, _)| r);
+    // The rules decide first; the record only adds what no position shows.
+    if let Some(outcome) = result.and_then(parse_result)
+        && game.outcome().is_none()
+    {
+        game.declare(outcome);
+    }
+    let pdn = PdnGame {
+        tags: rec.tags,
+        game,
+        result: result.filter(|r| *r != "*").map(str::to_string),
+    };
+    (Ok(pdn), leftover)
 }
 
 /// Reads every game record of a PDN text: one entry per record, in file order.
