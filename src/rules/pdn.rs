@@ -202,7 +202,7 @@ impl<'a> Lexer<'a> {
             {
                 self.bump();
             }
-            let at = self.here();
+            let mut at = self.here();
             let c = self.peek()?;
             let tok = match c {
                 '{' => match self.comment() {
@@ -218,7 +218,11 @@ impl<'a> Lexer<'a> {
                     self.skip_line();
                     continue;
                 }
-                '[' => self.tag(),
+                '[' => {
+                    let (tok, problem_at) = self.tag(at);
+                    at = problem_at;
+                    tok
+                }
                 '(' => {
                     self.bump();
                     Tok::OpenVariation
@@ -262,11 +266,11 @@ impl<'a> Lexer<'a> {
         loop {
             match self.bump() {
                 None => {
-                    return Some(Tok::Unterminated(format!(
-                        "comment opened here is never closed (expected '}}' before the end \
-                         of the file, line {})",
-                        self.line
-                    )));
+                    return Some(Tok::Unterminated(
+                        "comment opened here is never closed (expected '}' before the end of \
+                         the file)"
+                            .into(),
+                    ));
                 }
                 Some('}') => return None,
                 // A line opening a tag pair inside a comment means the '}' was forgotten:
@@ -283,15 +287,24 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Reads `[Name "value"]`; on an error skips the rest of the line.
-    fn tag(&mut self) -> Tok<'a> {
+    /// Reads `[Name "value"]`; after an error goes on past the tag's `]`, or at the
+    /// next line when this line has none.
+    /// Errors are placed where the problem was found.
+    fn tag(&mut self, at: At) -> (Tok<'a>, At) {
         match self.tag_pair() {
-            Ok(tok) => tok,
+            Ok(tok) => (tok, at),
             Err(message) => {
-                if self.peek() != Some('\n') {
-                    self.skip_line();
+                let problem_at = self.here();
+                while let Some(c) = self.peek() {
+                    if c == '\n' {
+                        break;
+                    }
+                    self.bump();
+                    if c == ']' {
+                        break;
+                    }
                 }
-                Tok::Error(message)
+                (Tok::Error(message), problem_at)
             }
         }
     }

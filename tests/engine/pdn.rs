@@ -240,6 +240,14 @@ fn broken_game_does_not_hide_the_others() {
     );
     assert_eq!(events[5], "six");
 
+    // A broken tag spoils its own game only.
+    let games = read_pdn("[Event x] 1. c3-d4 *\n[Event \"y\"]\n1. a3-b4 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].as_ref().err().map(ToString::to_string).as_deref(),
+        Some("line 1, column 8: expected '\"' to open the value of tag Event, found 'x'")
+    );
+    assert!(games[1].as_ref().is_ok_and(|g| g.tag("Event") == Some("y")));
     // An illegal move names its move number.
     let e = read_err("1. c3-d4 f6-g5\n2. d4-c3 b6-a5 1-0");
     assert_eq!((e.line, e.column), (2, 4));
