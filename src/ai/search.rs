@@ -6,9 +6,8 @@
 use super::eval::{self, EvalKind, Weights};
 use super::tt::{Bound, Tt};
 use super::zobrist;
-use crate::rules::bitboard::RANK1;
-use crate::rules::bitboard::RANK8;
-use crate::rules::{Color, Move, MoveList, Position, Variant};
+use crate::rules::movegen::{KeyList, MAX_MOVES, MoveKey};
+use crate::rules::{Move, Position, Variant};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -29,8 +28,6 @@ pub(crate) struct RootMove {
     /// Exact when `exact`, otherwise an upper bound below the window.
     pub score: i32,
     pub exact: bool,
-    /// Position of the move in the root's legal move list (what the table stores).
-    index: usize,
 }
 
 /// Tables kept between searches.
@@ -155,7 +152,7 @@ struct Run<'a> {
     root_len: usize,
     kings_only_in: u32,
     balance_in: u32,
-    pv: Vec<ArrayVec<Move, MAX_PLY>>,
+    pv: Vec<ArrayVec<MoveKey, MAX_PLY>>,
 }
 
 fn lost_in(ply: usize, variant: Variant) -> i32 {
@@ -186,9 +183,24 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Identity of a move for the table and the killers: origin and destination (two
+/// captures sharing both are rare and only cost some ordering).
 #[inline(always)]
-fn move_key(mv: &Move) -> u16 {
+fn move_id(mv: &MoveKey) -> u16 {
+    (mv.from.trailing_zeros() * 36 + mv.to.trailing_zeros()) as u16
+}
+
+fn root_id(mv: &Move) -> u16 {
     (mv.from().bit() * 36 + mv.to().bit()) as u16
+}
+
+fn key_of(mv: &Move) -> MoveKey {
+    MoveKey {
+        from: mv.from().mask(),
+        to: mv.to().mask(),
+        taken: mv.captured_mask(),
+        promotes: mv.promotes(),
+    }
 }
 
 impl Run<'_> {
@@ -201,17 +213,15 @@ impl Run<'_> {
         let legal = pos.legal_moves();
         let mut root: Vec<RootMove> = legal
             .iter()
-            .enumerate()
-            .map(|(index, mv)| RootMove {
+            .map(|mv| RootMove {
                 mv: *mv,
                 score: -INF,
                 exact: false,
-                index,
             })
             .collect();
         // The table's move from an earlier search goes first.
-        if let Some(i) = self.s.tt.probe(key).and_then(|h| h.mv)
-            && let Some(at) = root.iter().position(|r| r.index == i)
+        if let Some(id) = self.s.tt.probe(key).and_then(|h| h.mv)
+            && let Some(at) = root.iter().position(|r| root_id(&r.mv) == id)
         {
             root[..=at].rotate_right(1);
         } else {
@@ -239,7 +249,7 @@ impl Run<'_> {
                     out.root = root.clone();
                     out.score = root[0].score;
                     if out.pv.first() != Some(&root[0].mv) {
-                        out.pv = self.pv[0].to_vec();
+                        out.pv = self.root_pv(pos, root[0].mv);
                     }
                 }
                 break;
@@ -247,7 +257,7 @@ impl Run<'_> {
             out.root = root.clone();
             out.score = root[0].score;
             out.depth = depth;
-            out.pv = self.pv[0].to_vec();
+            out.pv = self.root_pv(pos, root[0].mv);
             out.nodes = self.nodes;
             on_iteration(&out);
             if out.score.abs() > WIN_BOUND && depth as i32 > WIN - out.score.abs() {
@@ -275,7 +285,7 @@ impl Run<'_> {
             let mv = root[i].mv;
             let child = pos.play(&mv);
             let ck = zobrist::update(key, pos, &child);
-            self.push(pos, &mv, ck);
+            self.push(pos, &key_of(&mv), ck);
             // With a spread, moves close to the best are searched with a window that
             // yields their exact score.
             let floor = if best > -INF {
@@ -302,8 +312,8 @@ impl Run<'_> {
             root[i].score = s;
             if s > best {
                 best = s;
-                let mut line = ArrayVec::<Move, MAX_PLY>::new();
-                line.push(mv);
+                let mut line = ArrayVec::<MoveKey, MAX_PLY>::new();
+                line.push(key_of(&mv));
                 let child_pv = self.pv[1].clone();
                 for m in child_pv {
                     if line.try_push(m).is_err() {
@@ -320,29 +330,28 @@ impl Run<'_> {
             // Stable: the previous order breaks ties; unfinished moves stay behind.
             let (done, _) = root.split_at_mut(completed);
             done.sort_by_key(|r| std::cmp::Reverse(if r.exact { r.score } else { r.score - 1 }));
-            let best_index = root[0].index;
+            let id = root_id(&root[0].mv);
             self.s
                 .tt
-                .store(key, to_tt(best, 0), depth, Bound::Exact, Some(best_index));
+                .store(key, to_tt(best, 0), depth, Bound::Exact, Some(id));
         }
         completed
     }
 
     #[inline(always)]
-    fn push(&mut self, pos: &Position, mv: &Move, key: u64) {
-        let man = pos.kings & mv.from().mask() == 0;
+    fn push(&mut self, pos: &Position, mv: &MoveKey, key: u64) {
+        let man = pos.kings & mv.from == 0;
         let last = self.keys.len() - 1;
-        self.reversible.push(if man || mv.is_capture() {
+        self.reversible.push(if man || mv.taken != 0 {
             0
         } else {
             self.reversible[last] + 1
         });
-        self.since_capture
-            .push(if mv.is_capture() || mv.promotes() {
-                0
-            } else {
-                self.since_capture[last] + 1
-            });
+        self.since_capture.push(if mv.taken != 0 || mv.promotes {
+            0
+        } else {
+            self.since_capture[last] + 1
+        });
         self.keys.push(key);
     }
 
@@ -442,7 +451,8 @@ impl Run<'_> {
                 }
             }
         }
-        let moves = pos.legal_moves();
+        let mut moves = KeyList::new();
+        pos.legal_keys_into(&mut moves);
         if moves.is_empty() {
             return lost_in(ply, self.p.variant);
         }
@@ -450,7 +460,7 @@ impl Run<'_> {
         let side = pos.side_to_move().index();
         let original_alpha = alpha;
         let mut best = -INF;
-        let mut best_index = None;
+        let mut best_id = None;
         let killers = self.s.killers[ply];
         for i in 0..order.len() {
             // Selection sort: most cut-offs come from the first few moves.
@@ -463,13 +473,13 @@ impl Run<'_> {
             order.swap(i, top);
             let index = order[i].1 as usize;
             let mv = &moves[index];
-            let child = pos.play(mv);
+            let child = pos.play_key(mv);
             let ck = zobrist::update(key, pos, &child);
             self.push(pos, mv, ck);
             let s = if i == 0 {
                 -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let quiet = !capture && !mv.promotes() && !killers.contains(&move_key(mv));
+                let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
                 let r = if quiet && depth >= 3 && i >= 3 {
                     1 + (i >= 6 && depth >= 5) as i32
                 } else {
@@ -490,7 +500,7 @@ impl Run<'_> {
             }
             if s > best {
                 best = s;
-                best_index = Some(index);
+                best_id = Some(move_id(mv));
                 if s > alpha {
                     alpha = s;
                     if pv_node {
@@ -506,14 +516,14 @@ impl Run<'_> {
                     }
                     if s >= beta {
                         if !capture {
-                            let k = move_key(mv);
+                            let k = move_id(mv);
                             let slot = &mut self.s.killers[ply];
                             if slot[0] != k {
                                 slot[1] = slot[0];
                                 slot[0] = k;
                             }
-                            let h = &mut self.s.history[side][mv.from().bit() as usize]
-                                [mv.to().bit() as usize];
+                            let h = &mut self.s.history[side][mv.from.trailing_zeros() as usize]
+                                [mv.to.trailing_zeros() as usize];
                             *h = (*h + depth * depth).min(1 << 20);
                         }
                         break;
@@ -530,48 +540,63 @@ impl Run<'_> {
         };
         self.s
             .tt
-            .store(key, to_tt(best, ply), depth, bound, best_index);
+            .store(key, to_tt(best, ply), depth, bound, best_id);
         best
     }
 
-    /// Ordering scores: the table's move, then the longest captures, killers, promotions,
-    /// and the history of cut-offs.
+    /// Ordering scores: the table's move, then the captures taking most (kings count
+    /// extra), promotions, killers, and the history of cut-offs.
     fn order(
         &self,
         pos: &Position,
-        moves: &MoveList,
-        tt_move: Option<usize>,
+        moves: &KeyList,
+        tt_move: Option<u16>,
         ply: usize,
-    ) -> ArrayVec<(i32, u8), { crate::rules::movegen::MAX_MOVES }> {
+    ) -> ArrayVec<(i32, u8), MAX_MOVES> {
         let side = pos.side_to_move().index();
         let killers = self.s.killers[ply];
-        let promo = match pos.side_to_move() {
-            Color::White => RANK8,
-            Color::Black => RANK1,
-        };
         moves
             .iter()
             .enumerate()
             .map(|(i, mv)| {
-                let score = if Some(i) == tt_move {
+                let id = move_id(mv);
+                let score = if Some(id) == tt_move {
                     1 << 30
-                } else if mv.is_capture() {
+                } else if mv.taken != 0 {
                     (1 << 24)
-                        + 1000 * mv.captured().len() as i32
-                        + 300 * (mv.captured_mask() & pos.kings).count_ones() as i32
-                } else if mv.promotes()
-                    || (mv.to().mask() & promo != 0 && pos.kings & mv.from().mask() == 0)
-                {
+                        + 1000 * mv.taken.count_ones() as i32
+                        + 300 * (mv.taken & pos.kings).count_ones() as i32
+                } else if mv.promotes {
                     1 << 23
-                } else if killers[0] == move_key(mv) {
+                } else if killers[0] == id {
                     1 << 22
-                } else if killers[1] == move_key(mv) {
+                } else if killers[1] == id {
                     1 << 21
                 } else {
-                    self.s.history[side][mv.from().bit() as usize][mv.to().bit() as usize]
+                    self.s.history[side][mv.from.trailing_zeros() as usize]
+                        [mv.to.trailing_zeros() as usize]
                 };
                 (score, i as u8)
             })
             .collect()
+    }
+
+    /// The principal variation as full moves, replayed from the root and cut where a
+    /// stored step is not legal.
+    fn root_pv(&self, pos: &Position, best: Move) -> Vec<Move> {
+        let mut line = vec![best];
+        let mut p = pos.play(&best);
+        for k in self.pv[0].iter().skip(1) {
+            let legal = p.legal_moves();
+            let Some(m) = legal.iter().find(|m| key_of(m) == *k) else {
+                break;
+            };
+            line.push(*m);
+            p = p.play(m);
+        }
+        if self.pv[0].first() != Some(&key_of(&best)) {
+            line.truncate(1);
+        }
+        line
     }
 }

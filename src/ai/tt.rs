@@ -17,8 +17,8 @@ struct Entry {
     depth: i8,
     /// 0 = empty, 1 exact, 2 lower, 3 upper.
     bound: u8,
-    /// Index of the best move in the position's legal move list, or 255.
-    mv: u8,
+    /// Identity of the best move (see `search::move_id`), or `NO_MOVE`.
+    mv: u16,
     age: u8,
 }
 
@@ -28,8 +28,10 @@ pub(crate) struct Hit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
-    pub mv: Option<usize>,
+    pub mv: Option<u16>,
 }
+
+const NO_MOVE: u16 = u16::MAX;
 
 pub(crate) struct Tt {
     entries: Vec<Entry>,
@@ -78,11 +80,11 @@ impl Tt {
                     2 => Bound::Lower,
                     _ => Bound::Upper,
                 },
-                mv: (e.mv != 255).then_some(e.mv as usize),
+                mv: (e.mv != NO_MOVE).then_some(e.mv),
             })
     }
 
-    pub fn store(&mut self, key: u64, score: i32, depth: i32, bound: Bound, mv: Option<usize>) {
+    pub fn store(&mut self, key: u64, score: i32, depth: i32, bound: Bound, mv: Option<u16>) {
         let i = self.bucket(key);
         let age = self.age;
         let bucket = &mut self.entries[i..i + BUCKET];
@@ -110,9 +112,9 @@ impl Tt {
         let e = &mut bucket[slot];
         // Keep a known best move when a shallower result without one overwrites the entry.
         let mv = match mv {
-            Some(m) => m.min(254) as u8,
+            Some(m) => m,
             None if e.key == key => e.mv,
-            None => 255,
+            None => NO_MOVE,
         };
         *e = Entry {
             key,

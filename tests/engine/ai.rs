@@ -1,1 +1,268 @@
 //! The AI: forced wins, legality, levels and поддавки play.
+
+use shashki::ai::{self, Ai, Level, Limits};
+use shashki::rules::{Color, Game, Move, Variant};
+use std::sync::atomic::AtomicBool;
+
+fn limits(depth: Option<u32>, nodes: Option<u64>) -> Limits {
+    Limits {
+        depth,
+        nodes,
+        time: None,
+    }
+}
+
+fn best(variant: Variant, fen: &str, depth: u32) -> (String, i32) {
+    let game = Game::from_fen(variant, fen).unwrap();
+    let stop = AtomicBool::new(false);
+    let r = Ai::with_table(16).search(&game, &limits(Some(depth), None), &stop);
+    (r.best.expect("a move").to_string(), r.score)
+}
+
+/// Tiny deterministic generator for the random playouts.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+#[test]
+fn russian_combinations_are_found() {
+    // (position, the only winning move). Each was checked by searching every other
+    // move 14 plies deep: all of them score a draw or worse.
+    let cases = [
+        // A man breaks through to promotion: b8-c7 would be taken b6:d8.
+        ("W:Wa5,h2:Bb8,f8", "a5-b6"),
+        // The attack on b4 wins it: the man is pinned against the edge.
+        ("W:Wd4,b2,e5:Bf8,d8,b4", "b2-a3"),
+    ];
+    for (fen, want) in cases {
+        let (mv, score) = best(Variant::Russian, fen, 10);
+        assert_eq!(mv, want, "{fen}");
+        assert!(score >= 150, "{fen}: score {score}");
+    }
+}
+
+#[test]
+fn russian_shot_wins_material() {
+    // e3-d4 gives a man: c5:e3 is forced (e5 cannot take, c3 is occupied), and then
+    // d2:f4:d6 takes two.
+    let (mv, score) = best(Variant::Russian, "W:Wc1,c3,d2,e3:Bc5,e5,a7,h8", 8);
+    assert_eq!(mv, "e3-d4");
+    assert!(score >= 150, "score {score}");
+}
+
+#[test]
+fn giveaway_forced_wins_are_found() {
+    // (position, the only move that forces the loss of every white piece or a block).
+    let cases = [
+        ("W:Wf2,g1:Bc5,f4,a3", "f2-e3"),
+        ("W:Wa1,c3,f4:Bc5,a7,g5,h6", "a1-b2"),
+        ("W:Wa5,d6,d4:Ba3,h8,a7", "a5-b6"),
+    ];
+    for (fen, want) in cases {
+        let (mv, score) = best(Variant::Giveaway, fen, 14);
+        assert_eq!(mv, want, "{fen}");
+        assert!(score > ai::WIN - 100, "{fen}: score {score}");
+    }
+}
+
+#[test]
+fn giveaway_prefers_giving_pieces_away() {
+    // c3-d4 offers the man to e5; g1-f2 or g1-h2 keep both.
+    let game = Game::from_fen(Variant::Giveaway, "W:Wc3,g1:Be5,h8").unwrap();
+    let stop = AtomicBool::new(false);
+    let r = Ai::with_table(16).search(&game, &limits(Some(2), None), &stop);
+    assert_eq!(r.best.unwrap().to_string(), "c3-d4");
+    // The same material balance scores the other way round in the two variants.
+    let fen = "W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,g7";
+    let russian = ai::evaluate_white(&Game::from_fen(Variant::Russian, fen).unwrap());
+    let giveaway = ai::evaluate_white(&Game::from_fen(Variant::Giveaway, fen).unwrap());
+    assert!(russian > 100, "russian {russian}");
+    assert!(giveaway < 0, "giveaway {giveaway}");
+}
+
+fn random_games(variant: Variant, count: usize, seed: u64) -> Vec<Game> {
+    let mut rng = Lcg(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut game = Game::new(variant);
+        let plies = rng.below(90);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(&moves[rng.below(moves.len())]).unwrap();
+        }
+        out.push(game);
+    }
+    out
+}
+
+fn check_legal_everywhere(variant: Variant, seed: u64) {
+    let stop = AtomicBool::new(false);
+    let mut ai = Ai::with_table(12);
+    for (i, game) in random_games(variant, 1000, seed).into_iter().enumerate() {
+        let legal: Vec<Move> = game.legal_moves();
+        let r = ai.search(&game, &limits(None, Some(150)), &stop);
+        match r.best {
+            None => assert!(legal.is_empty(), "no move in {}", game.position().to_fen()),
+            Some(m) => {
+                assert!(
+                    legal.contains(&m),
+                    "illegal {m} in {}",
+                    game.position().to_fen()
+                );
+                assert_eq!(r.pv.first(), Some(&m));
+                let mut g = game.clone();
+                for step in &r.pv {
+                    g.play(step).expect("the principal variation is legal");
+                }
+            }
+        }
+        // Every tenth position also through a level's choice.
+        if i % 10 == 0 && !legal.is_empty() {
+            let level = Level::new((i / 10 % 3) as u8 + 1);
+            let m = ai.choose_move(&game, level, i as u64, &stop).unwrap();
+            assert!(legal.contains(&m));
+        }
+    }
+}
+
+#[test]
+fn never_an_illegal_move_russian() {
+    check_legal_everywhere(Variant::Russian, 11);
+}
+
+#[test]
+fn never_an_illegal_move_giveaway() {
+    check_legal_everywhere(Variant::Giveaway, 12);
+}
+
+#[test]
+fn stop_flag_and_single_moves_answer_at_once() {
+    // Stopped before it starts: still a legal move.
+    let game = Game::new(Variant::Russian);
+    let stop = AtomicBool::new(true);
+    let r = Ai::with_table(12).search(&game, &Limits::default(), &stop);
+    assert!(game.legal_moves().contains(&r.best.unwrap()));
+    // One legal move (a forced capture): played without a search.
+    let game = Game::from_fen(Variant::Russian, "W:Wc3:Bd4,h8").unwrap();
+    let stop = AtomicBool::new(false);
+    let r = Ai::with_table(12).search(&game, &Limits::default(), &stop);
+    assert_eq!(r.best.unwrap().to_string(), "c3:e5");
+    assert!(r.nodes <= 1);
+    // A finished game has no move.
+    let game = Game::from_fen(Variant::Russian, "W:W:Bd4").unwrap();
+    assert_eq!(
+        Ai::with_table(12)
+            .search(&game, &Limits::default(), &stop)
+            .best,
+        None
+    );
+}
+
+#[test]
+fn deterministic_for_a_node_limit() {
+    let games = random_games(Variant::Russian, 5, 3);
+    let stop = AtomicBool::new(false);
+    for game in &games {
+        let a = Ai::with_table(14).search(game, &limits(None, Some(3000)), &stop);
+        let b = Ai::with_table(14).search(game, &limits(None, Some(3000)), &stop);
+        assert_eq!(a, b);
+        let mut ai = Ai::with_table(14);
+        let x = ai.choose_move(game, Level::new(2), 7, &stop);
+        ai.clear();
+        let y = ai.choose_move(game, Level::new(2), 7, &stop);
+        assert_eq!(x, y);
+    }
+}
+
+#[test]
+fn levels_are_named_and_clamped() {
+    assert_eq!(Level::new(0).number(), 1);
+    assert_eq!(Level::new(11).number(), 10);
+    assert_eq!(Level::new(1).name(), "Novice");
+    assert_eq!(Level::new(10).name(), "Master");
+    assert_eq!(Level::new(10).name_ru(), "Мастер");
+    let mut last = 0;
+    for n in 1..=10 {
+        let l = Level::new(n).limits();
+        let nodes = l.nodes.unwrap();
+        assert!(nodes > last);
+        last = nodes;
+        assert!(l.time.unwrap().as_secs_f64() <= 5.0);
+    }
+}
+
+#[test]
+fn levels_from_three_do_not_hang_a_man() {
+    // f4-g5 would be taken by h6:f4; every other move keeps the material.
+    let game = Game::from_fen(Variant::Russian, "W:Wf4,a1,c1:Bh6,a7,c7").unwrap();
+    let stop = AtomicBool::new(false);
+    let mut ai = Ai::with_table(14);
+    for seed in 0..30 {
+        let m = ai.choose_move(&game, Level::new(3), seed, &stop).unwrap();
+        assert_ne!(m.to_string(), "f4-g5", "seed {seed}");
+    }
+}
+
+#[test]
+fn draw_offers_follow_the_evaluation() {
+    let fen = "W:Wc3,e3,g3:Bb6";
+    let game = Game::from_fen(Variant::Russian, fen).unwrap();
+    assert!(!ai::accepts_draw(&game, Color::White));
+    assert!(ai::accepts_draw(&game, Color::Black));
+}
+
+#[test]
+fn engine_is_send() {
+    fn send<T: Send + 'static>() {}
+    send::<Ai>();
+}
+
+#[test]
+fn engine_protocol_answers() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = "hello\nvariant giveaway\nposition startpos moves c3-d4\ngo depth 3\n\
+                 position fen W:Wc3:Bd4,h8\ngo nodes 100\nposition fen W:W:Bd4\ngo depth 2\n\
+                 go sideways\nposition startpos moves a1-b2\nquit\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let best: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .copied()
+        .collect();
+    assert_eq!(best.len(), 3, "{text}");
+    assert!(best[0].len() > "bestmove ".len(), "{text}");
+    assert_eq!(best[1], "bestmove c3:e5");
+    assert_eq!(best[2], "bestmove none");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("error")).count(),
+        3,
+        "{text}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+}
