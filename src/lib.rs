@@ -3,4 +3,6 @@
 
 pub mod ai;
 pub mod cli;
+pub mod i18n;
 pub mod rules;
+pub mod store;
