@@ -1,6 +1,8 @@
 //! Tests of the rules engine and the AI (no window): one binary, one module per part.
 
 mod ai;
+mod i18n;
 mod pdn;
 mod perft;
 mod rules;
+mod store;
