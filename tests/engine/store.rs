@@ -218,7 +218,11 @@ fn autosave_keeps_draw_countdowns_and_outcomes() {
     let store = Store::at(dir.path());
     // Kings only on both sides: the 15-move rule (7.2.5) and others are counting.
     let game = played_game(Variant::Russian, Some("W:WKa1,Kc1:BKh8,Kf8"), 7);
-    assert!(game.draw_countdowns().len() >= 2, "{:?}", game.draw_countdowns());
+    assert!(
+        game.draw_countdowns().len() >= 2,
+        "{:?}",
+        game.draw_countdowns()
+    );
     store
         .save_game(&SavedGame::new(game.clone(), Opponent::Human, Color::White))
         .unwrap();
