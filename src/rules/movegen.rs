@@ -27,28 +27,29 @@ pub struct MoveKey {
 /// Compact move list for counting and fast play.
 pub type KeyList = ArrayVec<MoveKey, MAX_MOVES>;
 
+/// A completed capture sequence, as handed to a [`CaptureSink`].
+pub struct Capture<'a> {
+    pub from: Square,
+    /// Mask of the final landing square.
+    pub to: u64,
+    /// Landing squares in order (empty when the sink does not ask for routes).
+    pub path: &'a [Square],
+    /// Taken squares in order (empty when the sink does not ask for routes).
+    pub taken: &'a [Square],
+    pub taken_mask: u64,
+    pub promotes: bool,
+}
+
 /// Where completed capture sequences go; both kinds of list keep one entry per result.
 pub trait CaptureSink {
-    fn capture(
-        &mut self,
-        from: Square,
-        path: &[Square],
-        taken: &[Square],
-        taken_mask: u64,
-        promotes: bool,
-    );
+    /// Whether the sink needs the route (landing squares and taken squares in order).
+    const ROUTE: bool = true;
+    fn capture(&mut self, c: Capture<'_>);
 }
 
 impl CaptureSink for MoveList {
-    fn capture(
-        &mut self,
-        from: Square,
-        path: &[Square],
-        taken: &[Square],
-        taken_mask: u64,
-        promotes: bool,
-    ) {
-        let mv = Move::capture(from, path, taken, taken_mask, promotes);
+    fn capture(&mut self, c: Capture<'_>) {
+        let mv = Move::capture(c.from, c.path, c.taken, c.taken_mask, c.promotes);
         if !self.iter().any(|m| m.same_effect(&mv)) {
             let _ = self.try_push(mv);
         }
@@ -56,23 +57,16 @@ impl CaptureSink for MoveList {
 }
 
 impl CaptureSink for KeyList {
+    const ROUTE: bool = false;
     #[inline]
-    fn capture(
-        &mut self,
-        from: Square,
-        path: &[Square],
-        _taken: &[Square],
-        taken_mask: u64,
-        promotes: bool,
-    ) {
-        let to = path.last().map_or(0, |s| s.mask());
+    fn capture(&mut self, c: Capture<'_>) {
         let key = MoveKey {
-            from: from.mask(),
-            to,
-            taken: taken_mask,
-            promotes,
+            from: c.from.mask(),
+            to: c.to,
+            taken: c.taken_mask,
+            promotes: c.promotes,
         };
-        if !self.iter().any(|k| *k == key) {
+        if !self.contains(&key) {
             let _ = self.try_push(key);
         }
     }
@@ -83,16 +77,14 @@ impl CaptureSink for KeyList {
 pub struct AllRoutes(pub Vec<Move>);
 
 impl CaptureSink for AllRoutes {
-    fn capture(
-        &mut self,
-        from: Square,
-        path: &[Square],
-        taken: &[Square],
-        taken_mask: u64,
-        promotes: bool,
-    ) {
-        self.0
-            .push(Move::capture(from, path, taken, taken_mask, promotes));
+    fn capture(&mut self, c: Capture<'_>) {
+        self.0.push(Move::capture(
+            c.from,
+            c.path,
+            c.taken,
+            c.taken_mask,
+            c.promotes,
+        ));
     }
 }
 
@@ -119,21 +111,24 @@ fn sq(bit: u32) -> Square {
 
 impl<S: CaptureSink> CaptureSearch<'_, S> {
     #[inline]
-    fn emit(&mut self) {
-        self.out.capture(
-            self.from,
-            &self.path,
-            &self.taken,
-            self.taken_mask,
-            self.promoted,
-        );
+    fn emit(&mut self, at: u64) {
+        self.out.capture(Capture {
+            from: self.from,
+            to: at,
+            path: &self.path,
+            taken: &self.taken,
+            taken_mask: self.taken_mask,
+            promotes: self.promoted,
+        });
     }
 
     fn hop(&mut self, victim: u64, landing: u64, then_king: bool) {
         let (v, l) = (victim.trailing_zeros(), landing.trailing_zeros());
         let was_promoted = self.promoted;
-        self.path.push(sq(l));
-        self.taken.push(sq(v));
+        if S::ROUTE {
+            self.path.push(sq(l));
+            self.taken.push(sq(v));
+        }
         self.taken_mask |= victim;
         self.enemy &= !victim;
         if then_king {
@@ -148,8 +143,10 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         self.promoted = was_promoted;
         self.enemy |= victim;
         self.taken_mask &= !victim;
-        self.taken.pop();
-        self.path.pop();
+        if S::ROUTE {
+            self.taken.pop();
+            self.path.pop();
+        }
     }
 
     /// One direction of a man's capture; the direction is a constant so the shifts unroll.
@@ -172,8 +169,8 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
         found |= self.man_dir::<4>(at);
         found |= self.man_dir::<-4>(at);
         found |= self.man_dir::<-5>(at);
-        if !found && !self.path.is_empty() {
-            self.emit();
+        if !found && self.taken_mask != 0 {
+            self.emit(at);
         }
     }
 
@@ -231,8 +228,8 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
                 self.hop(victim, l, true);
             }
         }
-        if !found && !self.path.is_empty() {
-            self.emit();
+        if !found && self.taken_mask != 0 {
+            self.emit(at);
         }
     }
 }
@@ -452,13 +449,14 @@ impl Position {
         match depth {
             0 => 1,
             1 => {
-                if self.has_capture() {
-                    let list = &mut lists[0];
-                    list.clear();
-                    self.generate_captures(list);
-                    list.len() as u64
-                } else {
+                // Generating captures costs about what testing for them costs.
+                let list = &mut lists[0];
+                list.clear();
+                self.generate_captures(list);
+                if list.is_empty() {
                     self.count_quiet()
+                } else {
+                    list.len() as u64
                 }
             }
             _ => {

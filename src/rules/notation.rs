@@ -80,15 +80,14 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
         [] => Err(illegal(pos, text)),
         many => {
             // A route given in full picks its move even when a shorter text would not.
-            if let Some(exact) = many.iter().find(|m| m.path().len() + 1 == squares.len()) {
-                if many
+            if let Some(exact) = many.iter().find(|m| m.path().len() + 1 == squares.len())
+                && many
                     .iter()
                     .filter(|m| m.path().len() + 1 == squares.len())
                     .count()
                     == 1
-                {
-                    return Ok(**exact);
-                }
+            {
+                return Ok(**exact);
             }
             let mut names: Vec<String> = many.iter().map(|m| m.to_string()).collect();
             names.sort();

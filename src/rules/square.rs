@@ -24,7 +24,7 @@ pub enum SquareError {
 impl Square {
     /// Square from file (0 = a) and rank (0 = 1); `None` for light or off-board squares.
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file > 7 || rank > 7 || (file + rank) % 2 != 0 {
+        if file > 7 || rank > 7 || !(file + rank).is_multiple_of(2) {
             return None;
         }
         Some(Square((rank * 9 + file) / 2))
