@@ -153,7 +153,7 @@ const CONES: [[u64; 36]; 2] = {
             while r2 < 8 {
                 let mut f2 = 0u32;
                 while f2 < 8 {
-                    if (f2 + r2) % 2 == 0 {
+                    if (f2 + r2).is_multiple_of(2) {
                         let df = f2.abs_diff(f);
                         if r2 > r && df <= r2 - r {
                             c[0][b as usize] |= sq(f2, r2);

@@ -281,8 +281,8 @@ impl Run<'_> {
         let mut best = -INF;
         let mut completed = 0;
         self.pv[0].clear();
-        for i in 0..root.len() {
-            let mv = root[i].mv;
+        for (i, rm) in root.iter_mut().enumerate() {
+            let mv = rm.mv;
             let child = pos.play(&mv);
             let ck = zobrist::update(key, pos, &child);
             self.push(pos, &key_of(&mv), ck);
@@ -308,8 +308,8 @@ impl Run<'_> {
                 break;
             }
             completed += 1;
-            root[i].exact = i == 0 || s > floor;
-            root[i].score = s;
+            rm.exact = i == 0 || s > floor;
+            rm.score = s;
             if s > best {
                 best = s;
                 let mut line = ArrayVec::<MoveKey, MAX_PLY>::new();

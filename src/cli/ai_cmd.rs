@@ -548,7 +548,7 @@ struct GameRecordOut {
     game: Game,
     first_is_white: bool,
     end: GameEnd,
-    /// Milliseconds per move of the first and second player.
+    /// Microseconds per move of the first and second player.
     times: [Vec<u64>; 2],
 }
 
@@ -587,7 +587,7 @@ fn play_game(
     opts: &MatchOptions,
 ) -> GameRecordOut {
     let pair = index / 2;
-    let first_is_white = index % 2 == 0;
+    let first_is_white = index.is_multiple_of(2);
     let mut game = opening(
         opts.variant,
         opts.openings,
@@ -617,7 +617,7 @@ fn play_game(
             .wrapping_add(index as u64 * 1000 + game.ply() as u64);
         let start = Instant::now();
         let chosen = players[who].choose(&game, opts.movetime, seed);
-        times[who].push(start.elapsed().as_millis() as u64);
+        times[who].push(start.elapsed().as_micros() as u64);
         let text = match chosen {
             Ok(t) => t,
             Err(why) => break GameEnd::Forfeit { loser: side, why },
@@ -781,10 +781,11 @@ fn report(opts: &MatchOptions, results: &[GameRecordOut]) {
         t.sort_unstable();
         let mean = t.iter().sum::<u64>() as f64 / t.len().max(1) as f64;
         println!(
-            "time per move {name}: {} moves, mean {mean:.1} ms, p99 {} ms, max {} ms",
+            "time per move {name}: {} moves, mean {:.1} ms, p99 {:.1} ms, max {:.1} ms",
             t.len(),
-            percentile(&t, 0.99),
-            t.last().copied().unwrap_or(0)
+            mean / 1000.0,
+            percentile(&t, 0.99) as f64 / 1000.0,
+            t.last().copied().unwrap_or(0) as f64 / 1000.0
         );
     }
 }
@@ -849,7 +850,7 @@ fn pdn_text(game: &Game, tags: &[(String, String)]) -> String {
     let mut line = String::new();
     for (i, m) in game.moves().iter().enumerate() {
         let ply = i + black_first as usize;
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             line.push_str(&format!("{}. ", ply / 2 + 1));
         } else if i == 0 {
             line.push_str(&format!("{}... ", ply / 2 + 1));
