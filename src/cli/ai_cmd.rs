@@ -26,7 +26,8 @@
 //! one line `error ...` and the engine keeps running.
 
 use crate::ai::{Ai, EvalKind, Level, Limits, SearchResult, Weights};
-use crate::rules::{Color, Game, Move, Outcome, Position, Variant};
+use crate::rules::pdn::write_pdn;
+use crate::rules::{Color, Game, Move, Outcome, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -798,82 +799,23 @@ fn write_games(path: &str, opts: &MatchOptions, results: &[GameRecordOut]) -> Re
         } else {
             (&opts.black, &opts.white)
         };
-        let result = match &r.end {
-            GameEnd::Rules(o) => o.result_text(),
-            GameEnd::Adjudicated => "1/2-1/2",
-            GameEnd::Forfeit { loser, .. } => {
-                if *loser == Color::White {
-                    "0-1"
-                } else {
-                    "1-0"
-                }
-            }
+        // The rules decide the Result tag; a game they did not end says why in Termination.
+        let termination = match &r.end {
+            GameEnd::Rules(o) => format!("{o:?}"),
+            GameEnd::Adjudicated => format!("draw adjudicated after {PLY_CAP} plies"),
+            GameEnd::Forfeit { loser, why } => format!("{loser} forfeits: {why}"),
         };
         let tags = vec![
             ("Event".to_string(), "shashki match".to_string()),
             ("Round".to_string(), (r.index + 1).to_string()),
             ("White".to_string(), w.clone()),
             ("Black".to_string(), b.clone()),
-            ("Result".to_string(), result.to_string()),
+            ("Termination".to_string(), termination),
         ];
-        out.push_str(&pdn_text(&r.game, &tags));
+        out.push_str(&write_pdn(&r.game, &tags));
         out.push('\n');
     }
     std::fs::write(path, out).map_err(|e| format!("cannot write {path}: {e}"))
-}
-
-/// A game as PDN text (tags, FEN when not from the start, numbered moves, result).
-fn pdn_text(game: &Game, tags: &[(String, String)]) -> String {
-    let mut s = String::new();
-    for (k, v) in tags {
-        s.push_str(&format!("[{k} \"{v}\"]\n"));
-    }
-    s.push_str(&format!(
-        "[GameType \"{}\"]\n",
-        if game.variant() == Variant::Russian {
-            "25"
-        } else {
-            "25,W,8,8,A0,0"
-        }
-    ));
-    if *game.start_position() != Position::start() {
-        s.push_str(&format!(
-            "[SetUp \"1\"]\n[FEN \"{}\"]\n",
-            game.start_position().to_fen()
-        ));
-    }
-    let result = tags
-        .iter()
-        .find(|(k, _)| k == "Result")
-        .map_or("*", |(_, v)| v.as_str());
-    let black_first = game.start_position().side_to_move() == Color::Black;
-    let mut line = String::new();
-    for (i, m) in game.moves().iter().enumerate() {
-        let ply = i + black_first as usize;
-        if ply.is_multiple_of(2) {
-            line.push_str(&format!("{}. ", ply / 2 + 1));
-        } else if i == 0 {
-            line.push_str(&format!("{}... ", ply / 2 + 1));
-        }
-        line.push_str(&m.to_string());
-        line.push(' ');
-    }
-    line.push_str(result);
-    // Wrap at about 80 columns, as PDN readers expect short lines.
-    let mut width = 0;
-    for word in line.split(' ') {
-        if width + word.len() > 79 {
-            s.push('\n');
-            width = 0;
-        } else if width > 0 {
-            s.push(' ');
-            width += 1;
-        }
-        s.push_str(word);
-        width += word.len();
-    }
-    s.push('\n');
-    s
 }
 
 // ---------------------------------------------------------------------------------------
