@@ -37,7 +37,7 @@ impl Lang {
     pub fn from_locale_vars(var: impl Fn(&str) -> Option<String>) -> Lang {
         ["LC_ALL", "LC_MESSAGES", "LANG"]
             .into_iter()
-            .filter_map(|name| var(name))
+            .filter_map(var)
             .find(|value| !value.is_empty())
             .map_or(Lang::En, |value| Lang::from_locale(&value))
     }

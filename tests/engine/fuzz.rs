@@ -175,7 +175,7 @@ fn random_game(variant: Variant, fen: Option<&str>, plies: usize, rng: &mut Rng)
         if moves.is_empty() || game.outcome().is_some() {
             break;
         }
-        let mv = rng.pick(&moves).clone();
+        let mv = *rng.pick(&moves);
         let _ = game.play(&mv);
     }
     game
@@ -308,9 +308,11 @@ fn corpus() -> Corpus {
             moves.push(mv.numeric());
         }
     }
-    let mut custom = Settings::default();
-    custom.volume = 0.3;
-    custom.last_level = 9;
+    let custom = Settings {
+        volume: 0.3,
+        last_level: 9,
+        ..Settings::default()
+    };
     json.push(custom.to_json());
     Corpus {
         pdn,
@@ -471,7 +473,8 @@ fn generate(rng: &mut Rng) -> String {
                 s.push_str(side);
                 for k in 0..rng.below(14) {
                     if k > 0 {
-                        s.push_str(*rng.pick(&[",", ",", ",", "-", ";", ""]));
+                        let separator = *rng.pick(&[",", ",", ",", "-", ";", ""]);
+                        s.push_str(separator);
                     }
                     if rng.chance(20) {
                         s.push('K');
@@ -485,7 +488,8 @@ fn generate(rng: &mut Rng) -> String {
         _ => {
             let mut s = square(rng);
             for _ in 0..rng.below(6) {
-                s.push_str(*rng.pick(&["-", ":", "x", "X", "", " "]));
+                let separator = *rng.pick(&["-", ":", "x", "X", "", " "]);
+                s.push_str(separator);
                 s.push_str(&square(rng));
             }
             s
