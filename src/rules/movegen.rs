@@ -137,8 +137,11 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             // A man reaching the last row mid-capture is a king at once (rule 1.5.9).
             self.promoted = true;
             self.king_from(landing);
-        } else {
+        } else if self.man_continues(landing) {
             self.man_from(landing);
+        } else {
+            // Most captures end after one hop: finish without another call.
+            self.emit(landing);
         }
         self.promoted = was_promoted;
         self.enemy |= victim;
@@ -147,6 +150,18 @@ impl<S: CaptureSink> CaptureSearch<'_, S> {
             self.taken.pop();
             self.path.pop();
         }
+    }
+
+    /// Whether a man on `at` can take another piece.
+    #[inline(always)]
+    fn man_continues(&self, at: u64) -> bool {
+        let (e, f) = (self.enemy, self.empty);
+        (shift(shift(at, 5) & e, 5)
+            | shift(shift(at, 4) & e, 4)
+            | shift(shift(at, -4) & e, -4)
+            | shift(shift(at, -5) & e, -5))
+            & f
+            != 0
     }
 
     /// One direction of a man's capture; the direction is a constant so the shifts unroll.
