@@ -59,8 +59,10 @@ pub struct Weights {
     pub gking: i32,
     /// Поддавки: per move of the opponent (good: a blocked side wins).
     pub their_mobility: i32,
-    /// Поддавки: per own move (bad: being blocked wins).
+    /// Поддавки: per own move (a side with few moves is forced into bad ones).
     pub own_mobility: i32,
+    /// Поддавки: per rank made by own men, minus the opponent's.
+    pub gadvance: i32,
     /// Поддавки: per own piece an enemy man could take.
     pub offer: i32,
     /// Cheap evaluation for the low levels: material (and advancement) only.
@@ -81,11 +83,12 @@ impl Default for Weights {
             diagonal: 20,
             runaway: 60,
             mobility: 3,
-            piece: 100,
-            gking: 60,
+            piece: 0,
+            gking: 0,
             their_mobility: 4,
-            own_mobility: 2,
-            offer: 10,
+            own_mobility: 4,
+            gadvance: 0,
+            offer: 0,
             simple: false,
         }
     }
@@ -116,6 +119,7 @@ impl Weights {
             "gking" => &mut self.gking,
             "their_mobility" => &mut self.their_mobility,
             "own_mobility" => &mut self.own_mobility,
+            "gadvance" => &mut self.gadvance,
             "offer" => &mut self.offer,
             _ => return Err(format!("unknown weight '{name}'")),
         };
@@ -293,11 +297,24 @@ fn giveaway_eval(pos: &Position, us: Color, own_moves: u32, w: &Weights) -> i32 
     let them = us.opposite();
     let count = |c: Color| pos.pieces(c).count_ones() as i32;
     let kings = |c: Color| pos.kings(c).count_ones() as i32;
-    let mut score = w.piece * (count(them) - count(us)) + w.gking * (kings(them) - kings(us));
+    let mut score = w.piece * (count(them) - count(us))
+        + w.gking * (kings(them) - kings(us))
+        + w.their_mobility * quiet_moves(pos, them) as i32
+        + w.own_mobility * own_moves as i32;
     if w.simple {
         return score;
     }
-    score += w.their_mobility * quiet_moves(pos, them) as i32 - w.own_mobility * own_moves as i32;
     score += w.offer * (exposed(pos, us) as i32 - exposed(pos, them) as i32);
+    if w.gadvance != 0 {
+        let ranks = |c: Color| -> i32 {
+            Bits(pos.men(c))
+                .map(|b| match c {
+                    Color::White => rank_of(b) as i32,
+                    Color::Black => 7 - rank_of(b) as i32,
+                })
+                .sum()
+        };
+        score += w.gadvance * (ranks(us) - ranks(them));
+    }
     score
 }

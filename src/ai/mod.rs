@@ -37,7 +37,8 @@ pub struct SearchResult {
     /// `None` only when the game is over (no legal move).
     pub best: Option<Move>,
     pub score: i32,
-    /// Last completed iteration (0 when the move was forced or the search was cut at once).
+    /// Last completed iteration (0 when the move was forced or the search was cut at once;
+    /// the score is then 0 too).
     pub depth: u32,
     pub nodes: u64,
     /// Principal variation, starting with `best`.
@@ -235,13 +236,25 @@ pub fn evaluate_white(game: &Game) -> i32 {
             None => 0,
         };
     }
+    // A forced move is answered without a search; play forced moves out so that the
+    // bar shows what they lead to.
+    let mut game = game.clone();
+    for _ in 0..24 {
+        let moves = game.legal_moves();
+        if moves.len() != 1 || game.play(&moves[0]).is_err() {
+            break;
+        }
+    }
+    if game.outcome().is_some() {
+        return evaluate_white(&game);
+    }
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(8),
         nodes: Some(30_000),
         time: Some(Duration::from_millis(300)),
     };
-    let r = Ai::with_table(14).search(game, &limits, &stop);
+    let r = Ai::with_table(14).search(&game, &limits, &stop);
     match game.side_to_move() {
         Color::White => r.score,
         Color::Black => -r.score,
