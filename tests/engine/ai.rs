@@ -75,17 +75,23 @@ fn giveaway_forced_wins_are_found() {
 
 #[test]
 fn giveaway_prefers_giving_pieces_away() {
-    // c3-d4 offers the man to e5; g1-f2 or g1-h2 keep both.
-    let game = Game::from_fen(Variant::Giveaway, "W:Wc3,g1:Be5,h8").unwrap();
-    let stop = AtomicBool::new(false);
-    let r = Ai::with_table(16).search(&game, &limits(Some(2), None), &stop);
-    assert_eq!(r.best.unwrap().to_string(), "c3-d4");
-    // The same material balance scores the other way round in the two variants.
-    let fen = "W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,g7";
-    let russian = ai::evaluate_white(&Game::from_fen(Variant::Russian, fen).unwrap());
-    let giveaway = ai::evaluate_white(&Game::from_fen(Variant::Giveaway, fen).unwrap());
-    assert!(russian > 100, "russian {russian}");
-    assert!(giveaway < 0, "giveaway {giveaway}");
+    // A lone man offered to the enemy wins at once (White has nothing left).
+    let (mv, score) = best(Variant::Giveaway, "W:Wc3:Be5,h8", 4);
+    assert_eq!(mv, "c3-d4");
+    assert!(score > ai::WIN - 100);
+    // In these positions Russian play promotes, while поддавки play offers a man: after
+    // its move the opponent must capture.
+    for fen in ["W:Wh2,g3,h4,g7:Bb4,c5,e5,b8", "W:Wd2,e3,c7,g1:Bc5,h8,g5,e7"] {
+        let offered = |variant: Variant| {
+            let game = Game::from_fen(variant, fen).unwrap();
+            let stop = AtomicBool::new(false);
+            let r = Ai::with_table(16).search(&game, &limits(Some(12), None), &stop);
+            let mv = r.best.unwrap();
+            game.position().play(&mv).has_capture()
+        };
+        assert!(offered(Variant::Giveaway), "{fen}");
+        assert!(!offered(Variant::Russian), "{fen}");
+    }
 }
 
 fn random_games(variant: Variant, count: usize, seed: u64) -> Vec<Game> {
