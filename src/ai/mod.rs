@@ -8,6 +8,7 @@
 
 mod eval;
 mod level;
+pub mod protocol;
 mod search;
 mod tt;
 mod zobrist;

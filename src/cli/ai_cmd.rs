@@ -1,30 +1,9 @@
 //! `shashki analyze`, `engine`, `match` and `bench`: the AI from the command line.
 //!
-//! # The engine protocol (`shashki engine`)
 //!
-//! One command per line on standard input; replies on standard output, one per line.
-//! Moves are written in the rules engine's notation with the full route of a capture
-//! (`c3-d4`, `a5:c3:e1`); moves read may also be short (`c3:e1`) when unambiguous.
-//!
-//! | command | effect |
-//! |---|---|
-//! | `variant russian\|giveaway` | the rules for the following positions (default russian) |
-//! | `position startpos [moves M1 M2 ...]` | the start position, then moves |
-//! | `position fen FEN [moves M1 M2 ...]` | a FEN position (`W:Wa1,c3:Bb8`), then moves |
-//! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit |
-//! | `go level L [seed S]` | the move level L (1-10) would play |
-//! | `stop` | end the current search now; its `bestmove` follows at once |
-//! | `isready` | replies `readyok` (after any running search has been started) |
-//! | `newgame` | forgets the transposition table |
-//! | `quit` | stops any search and exits |
-//!
-//! A search replies with `info depth D score S nodes N nps N pv M1 M2 ...` after each
-//! completed iteration (score in centi-men from the side to move's view; about ±30000
-//! for a won game) and then exactly one `bestmove MOVE`, or `bestmove none` when the
-//! game is over. The search runs in its own thread, so `stop` and `quit` are read while
-//! it thinks; other commands wait for it to finish. A malformed or illegal command gets
-//! one line `error ...` and the engine keeps running.
+//! The engine protocol is described in [`crate::ai::protocol`].
 
+use crate::ai::protocol::{self, Go};
 use crate::ai::{Ai, EvalKind, Level, Limits, SearchResult, Weights};
 use crate::rules::pdn::write_pdn;
 use crate::rules::{Color, Game, Move, Outcome, Variant};
@@ -166,56 +145,7 @@ impl EngineState {
     }
 }
 
-/// Builds a game from the words after `position`.
-fn parse_position(variant: Variant, words: &[&str]) -> Result<Game, String> {
-    let moves_at = words.iter().position(|w| *w == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&words[..i], &words[i + 1..]),
-        None => (words, &words[words.len()..]),
-    };
-    let mut game = match setup {
-        ["startpos"] => Game::new(variant),
-        ["fen", fen @ ..] if !fen.is_empty() => {
-            Game::from_fen(variant, &fen.join(" ")).map_err(|e| e.to_string())?
-        }
-        _ => return Err("expected 'position startpos' or 'position fen FEN'".into()),
-    };
-    for m in moves {
-        game.play_text(m).map_err(|e| format!("move {m}: {e}"))?;
-    }
-    Ok(game)
-}
-
-fn parse_number<T: std::str::FromStr>(word: Option<&&str>, what: &str) -> Result<T, String> {
-    word.and_then(|w| w.parse().ok())
-        .ok_or_else(|| format!("expected {what}"))
-}
-
-fn go(state: &mut EngineState, words: &[&str]) -> Result<(), String> {
-    let mut limits = Limits::default();
-    let mut level = None;
-    let mut seed = 1u64;
-    let mut i = 0;
-    while i < words.len() {
-        let next = words.get(i + 1);
-        match words[i] {
-            "depth" => limits.depth = Some(parse_number(next, "a depth after 'depth'")?),
-            "nodes" => limits.nodes = Some(parse_number(next, "a count after 'nodes'")?),
-            "movetime" => {
-                limits.time = Some(Duration::from_millis(parse_number(
-                    next,
-                    "milliseconds after 'movetime'",
-                )?))
-            }
-            "level" => level = Some(parse_number::<u8>(next, "a level 1-10 after 'level'")?),
-            "seed" => seed = parse_number(next, "a number after 'seed'")?,
-            other => return Err(format!("unknown go parameter '{other}'")),
-        }
-        i += 2;
-    }
-    if limits == Limits::default() && level.is_none() {
-        return Err("go needs depth D, movetime MS, nodes N or level L".into());
-    }
+fn go(state: &mut EngineState, go: Go) {
     state.finish(false);
     let mut ai = state.ai.take().unwrap_or_default();
     let game = state.game.clone();
@@ -223,9 +153,9 @@ fn go(state: &mut EngineState, words: &[&str]) -> Result<(), String> {
     let flag = Arc::clone(&stop);
     let handle = spawn_search(move || {
         let start = Instant::now();
-        let best = match level {
-            Some(l) => ai.choose_move(&game, Level::new(l), seed, &flag),
-            None => {
+        let best = match go {
+            Go::Level { level, seed } => ai.choose_move(&game, level, seed, &flag),
+            Go::Limits(limits) => {
                 let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
                     println!("{}", info_line(r, start.elapsed()))
                 });
@@ -240,44 +170,36 @@ fn go(state: &mut EngineState, words: &[&str]) -> Result<(), String> {
         ai
     });
     state.running = Some(Running { stop, handle });
-    Ok(())
 }
 
 /// Handles one protocol line; returns false on `quit`.
 fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let Some((&cmd, rest)) = words.split_first() else {
+    let Some(cmd) = protocol::parse(line, state.variant)? else {
         return Ok(true);
     };
     match cmd {
-        "quit" => {
+        protocol::Command::Quit => {
             state.finish(true);
             return Ok(false);
         }
-        "stop" => state.finish(true),
-        "isready" => println!("readyok"),
-        "variant" => {
-            let v: Variant = rest
-                .first()
-                .ok_or("expected russian or giveaway")?
-                .parse()?;
+        protocol::Command::Stop => state.finish(true),
+        protocol::Command::IsReady => println!("readyok"),
+        protocol::Command::Variant(v) => {
             state.finish(false);
             state.variant = v;
             state.game.set_variant(v);
         }
-        "position" => {
-            let game = parse_position(state.variant, rest)?;
+        protocol::Command::Position(game) => {
             state.finish(false);
-            state.game = game;
+            state.game = *game;
         }
-        "go" => go(state, rest)?,
-        "newgame" => {
+        protocol::Command::Go(g) => go(state, g),
+        protocol::Command::NewGame => {
             state.finish(false);
             if let Some(ai) = state.ai.as_mut() {
                 ai.clear();
             }
         }
-        other => return Err(format!("unknown command '{other}'")),
     }
     Ok(true)
 }

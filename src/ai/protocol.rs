@@ -1,0 +1,172 @@
+//! The engine line protocol of `shashki engine`: commands in, replies out.
+//!
+//! One command per line on standard input; replies on standard output, one per line.
+//! Moves are written in the rules engine's notation with the full route of a capture
+//! (`c3-d4`, `a5:c3:e1`); moves read may also be short (`c3:e1`) when unambiguous.
+//!
+//! | command | effect |
+//! |---|---|
+//! | `variant russian\|giveaway` | the rules for the following positions (default russian) |
+//! | `position startpos [moves M1 M2 ...]` | the start position, then moves |
+//! | `position fen FEN [moves M1 M2 ...]` | a FEN position (`W:Wa1,c3:Bb8`), then moves |
+//! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit (they combine) |
+//! | `go level L [seed S]` | the move level L (1-10) would play |
+//! | `stop` | end the current search now; its `bestmove` follows at once |
+//! | `isready` | replies `readyok` |
+//! | `newgame` | forgets the transposition table |
+//! | `quit` | stops any search and exits |
+//!
+//! A search replies with `info depth D score S nodes N nps N pv M1 M2 ...` after each
+//! completed iteration (score in centi-men from the side to move's view; about ±30000
+//! for a won game) and then exactly one `bestmove MOVE`, or `bestmove none` when the
+//! game is over. The search runs in its own thread, so `stop` and `quit` are read while
+//! it thinks; other commands wait for it to finish. A malformed or illegal command gets
+//! one line `error ...` and the engine keeps running.
+//!
+//! Example session (`>` input, `<` output):
+//!
+//! ```text
+//! > variant russian
+//! > position startpos moves c3-d4 f6-g5
+//! > go movetime 500
+//! < info depth 1 score 20 nodes 9 nps 450000 pv g3-f4
+//! < ...
+//! < bestmove b2-c3
+//! ```
+
+use super::{Level, Limits};
+use crate::rules::{Game, Variant};
+use std::time::Duration;
+
+/// What `go` asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Go {
+    Limits(Limits),
+    Level { level: Level, seed: u64 },
+}
+
+/// One parsed command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Variant(Variant),
+    Position(Box<Game>),
+    Go(Go),
+    Stop,
+    IsReady,
+    NewGame,
+    Quit,
+}
+
+/// Parses one line (`Ok(None)` for a blank line); `variant` is the one in force, for
+/// `position`.
+pub fn parse(line: &str, variant: Variant) -> Result<Option<Command>, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&cmd, rest)) = words.split_first() else {
+        return Ok(None);
+    };
+    Ok(Some(match cmd {
+        "quit" => Command::Quit,
+        "stop" => Command::Stop,
+        "isready" => Command::IsReady,
+        "newgame" => Command::NewGame,
+        "variant" => Command::Variant(
+            rest.first()
+                .ok_or("expected 'variant russian' or 'variant giveaway'")?
+                .parse()?,
+        ),
+        "position" => Command::Position(Box::new(position(variant, rest)?)),
+        "go" => Command::Go(go(rest)?),
+        other => return Err(format!("unknown command '{other}'")),
+    }))
+}
+
+/// Builds a game from the words after `position`.
+fn position(variant: Variant, words: &[&str]) -> Result<Game, String> {
+    let (setup, moves) = match words.iter().position(|w| *w == "moves") {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &words[words.len()..]),
+    };
+    let mut game = match setup {
+        ["startpos"] => Game::new(variant),
+        ["fen", fen @ ..] if !fen.is_empty() => {
+            Game::from_fen(variant, &fen.join(" ")).map_err(|e| e.to_string())?
+        }
+        _ => return Err("expected 'position startpos' or 'position fen FEN'".into()),
+    };
+    for m in moves {
+        game.play_text(m).map_err(|e| format!("move {m}: {e}"))?;
+    }
+    Ok(game)
+}
+
+fn number<T: std::str::FromStr>(word: Option<&&str>, what: &str) -> Result<T, String> {
+    word.and_then(|w| w.parse().ok())
+        .ok_or_else(|| format!("expected {what}"))
+}
+
+/// Parses the words after `go`.
+fn go(words: &[&str]) -> Result<Go, String> {
+    let mut limits = Limits::default();
+    let mut level = None;
+    let mut seed = 1u64;
+    let mut i = 0;
+    while i < words.len() {
+        let next = words.get(i + 1);
+        match words[i] {
+            "depth" => limits.depth = Some(number(next, "a depth after 'depth'")?),
+            "nodes" => limits.nodes = Some(number(next, "a count after 'nodes'")?),
+            "movetime" => {
+                let ms: u64 = number(next, "milliseconds after 'movetime'")?;
+                limits.time = Some(Duration::from_millis(ms));
+            }
+            "level" => {
+                let l: u8 = number(next, "a level 1-10 after 'level'")?;
+                if !(1..=10).contains(&l) {
+                    return Err(format!("level {l} is not 1-10"));
+                }
+                level = Some(Level::new(l));
+            }
+            "seed" => seed = number(next, "a number after 'seed'")?,
+            other => return Err(format!("unknown go parameter '{other}'")),
+        }
+        i += 2;
+    }
+    match level {
+        Some(level) => Ok(Go::Level { level, seed }),
+        None if limits == Limits::default() => {
+            Err("go needs depth D, movetime MS, nodes N or level L".into())
+        }
+        None => Ok(Go::Limits(limits)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands() {
+        let v = Variant::Russian;
+        assert_eq!(parse("", v), Ok(None));
+        assert_eq!(parse("quit", v), Ok(Some(Command::Quit)));
+        assert_eq!(
+            parse("variant giveaway", v),
+            Ok(Some(Command::Variant(Variant::Giveaway)))
+        );
+        assert!(matches!(
+            parse("go depth 5 movetime 100", v),
+            Ok(Some(Command::Go(Go::Limits(Limits {
+                depth: Some(5),
+                nodes: None,
+                time: Some(_)
+            }))))
+        ));
+        assert!(parse("go", v).is_err());
+        assert!(parse("go level 11", v).is_err());
+        assert!(parse("go depth x", v).is_err());
+        assert!(parse("position startpos moves c3-d4 c3-d4", v).is_err());
+        assert!(parse("position fen W:Wc3:Bd4 moves c3:e5", v).is_ok());
+        assert!(parse("position", v).is_err());
+        assert!(parse("fly", v).is_err());
+    }
+}
