@@ -475,6 +475,7 @@ impl Run<'_> {
             let mv = &moves[index];
             let child = pos.play_key(mv);
             let ck = zobrist::update(key, pos, &child);
+            self.s.tt.prefetch(ck);
             self.push(pos, mv, ck);
             let s = if i == 0 {
                 -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)

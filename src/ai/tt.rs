@@ -67,6 +67,21 @@ impl Tt {
         (key as usize) & self.mask
     }
 
+    /// Starts loading the bucket of `key` into the cache, so that the probe of the child
+    /// position does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = self.entries[self.bucket(key)..].as_ptr() as *const i8;
+            // SAFETY: a prefetch is only a hint and never faults; the pointer is in the table.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let i = self.bucket(key);
         self.entries[i..i + BUCKET]
