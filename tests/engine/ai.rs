@@ -79,7 +79,7 @@ fn giveaway_prefers_giving_pieces_away() {
     let (mv, score) = best(Variant::Giveaway, "W:Wc3:Be5,h8", 4);
     assert_eq!(mv, "c3-d4");
     assert!(score > ai::WIN - 100);
-    // In these positions Russian play promotes, while поддавки play offers a man: after
+    // In these positions Russian play keeps its men, while поддавки play offers one: after
     // its move the opponent must capture.
     for fen in ["W:Wh2,g3,h4,g7:Bb4,c5,e5,b8", "W:Wd2,e3,c7,g1:Bc5,h8,g5,e7"] {
         let offered = |variant: Variant| {
