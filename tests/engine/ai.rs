@@ -81,7 +81,10 @@ fn giveaway_prefers_giving_pieces_away() {
     assert!(score > ai::WIN - 100);
     // In these positions Russian play keeps its men, while поддавки play offers one: after
     // its move the opponent must capture.
-    for fen in ["W:Wh2,g3,h4,g7:Bb4,c5,e5,b8", "W:Wd2,e3,c7,g1:Bc5,h8,g5,e7"] {
+    for fen in [
+        "W:Wh2,g3,h4,g7:Bb4,c5,e5,b8",
+        "W:Wa5,a1,c1,d2,b4:Ba7,c7,h8,d4,e5,b6",
+    ] {
         let offered = |variant: Variant| {
             let game = Game::from_fen(variant, fen).unwrap();
             let stop = AtomicBool::new(false);
