@@ -275,3 +275,19 @@ fn engine_protocol_answers() {
     );
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
 }
+
+#[test]
+fn search_fits_the_default_thread_stack() {
+    // Worker threads of a front-end get 2 MiB; a long king ending reaches the ply limit.
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let game = Game::from_fen(Variant::Russian, "W:WKa1,Kc1,Ke1:BKh8,Kf8").unwrap();
+            let stop = AtomicBool::new(false);
+            Ai::with_table(14)
+                .search(&game, &limits(Some(60), Some(20_000)), &stop)
+                .best
+        })
+        .unwrap();
+    assert!(handle.join().unwrap().is_some());
+}
