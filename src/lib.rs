@@ -3,6 +3,8 @@
 
 pub mod ai;
 pub mod cli;
+#[cfg(feature = "game")]
+pub mod game;
 pub mod i18n;
 pub mod rules;
 pub mod store;

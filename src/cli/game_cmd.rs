@@ -2,11 +2,55 @@
 
 use crate::rules::Variant;
 
+#[cfg(feature = "game")]
 pub fn run_game() -> Result<(), String> {
-    Err("this build has no window; run a subcommand (see --help)".into())
+    let mut app = crate::game::view::game_app();
+    app.run();
+    Ok(())
 }
 
-pub fn demo(variant: Variant, moves: Option<u32>, screenshot: Option<String>) -> Result<(), String> {
-    let _ = (variant, moves, screenshot);
-    Err("this build has no window".into())
+#[cfg(not(feature = "game"))]
+pub fn run_game() -> Result<(), String> {
+    Err("this build has no window (built without the `game` feature); run a subcommand (see --help)".into())
+}
+
+/// The computer plays both sides in the window; with `bare`, a reference scene is timed instead.
+#[cfg(feature = "game")]
+pub fn demo(
+    variant: Variant,
+    moves: Option<u32>,
+    screenshot: Option<String>,
+    bare: bool,
+) -> Result<(), String> {
+    use crate::ai::Level;
+    use crate::game::demo::DemoConfig;
+    use crate::game::{NewGame, Player, Setup};
+    if bare {
+        crate::game::view::bare::bare_app(moves.unwrap_or(40) * 8).run();
+        return Ok(());
+    }
+    // Low levels keep the demo brisk; the point is to watch every animation.
+    let setup = Setup {
+        variant,
+        white: Player::Computer(Level::new(1)),
+        black: Player::Computer(Level::new(2)),
+    };
+    let config = DemoConfig {
+        new_game: NewGame { setup, start: None },
+        moves,
+        screenshot,
+    };
+    crate::game::view::demo_app(config).run();
+    Ok(())
+}
+
+#[cfg(not(feature = "game"))]
+pub fn demo(
+    variant: Variant,
+    moves: Option<u32>,
+    screenshot: Option<String>,
+    bare: bool,
+) -> Result<(), String> {
+    let _ = (variant, moves, screenshot, bare);
+    Err("this build has no window (built without the `game` feature)".into())
 }

@@ -103,6 +103,9 @@ pub enum Command {
         /// Save a screenshot to this file before exiting.
         #[arg(long)]
         screenshot: Option<String>,
+        /// Time a bare reference scene instead (for comparing frame times).
+        #[arg(long, hide = true)]
+        bare: bool,
     },
 }
 
@@ -188,6 +191,8 @@ fn run_command(cmd: Command) -> Result<(), String> {
             })
         }
         Command::Bench { depth } => ai_cmd::bench(depth),
-        Command::Demo { variant, moves, screenshot } => game_cmd::demo(variant, moves, screenshot),
+        Command::Demo { variant, moves, screenshot, bare } => {
+            game_cmd::demo(variant, moves, screenshot, bare)
+        }
     }
 }

@@ -1,0 +1,231 @@
+//! The human's move, square by square: selection, hop-by-hop captures, refusals with reasons.
+//!
+//! Clicks arrive as [`BoardClick`] messages (from mesh picking in the window, or from tests);
+//! only a complete legal move leaves this module, as [`PlayMove`].
+
+use super::animation::Animator;
+use super::rules::{PlayMove, RebuildPieces, Rules, Status};
+use super::{AppState, GameSet};
+use crate::rules::{Move, Square};
+use bevy::prelude::*;
+
+/// The player clicked a dark square or the piece standing on it.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardClick(pub Square);
+
+/// Right click or Esc: forget the selection of an incomplete move.
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct CancelSelection;
+
+/// The piece picked up and the landing squares clicked so far.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub from: Option<Square>,
+    pub hops: Vec<Square>,
+}
+
+/// Squares and pieces to light up, derived from the rules resource and the selection.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct Highlights {
+    /// Origin and destination of the last move.
+    pub last_move: Vec<Square>,
+    pub selected: Option<Square>,
+    /// Where the selected piece can land next.
+    pub targets: Vec<Square>,
+    /// Pieces that must capture (shown while a capture is compulsory).
+    pub must_capture: Vec<Square>,
+    /// Pieces that can move now (for hover lighting).
+    pub movable: Vec<Square>,
+    /// Landing squares of a capture chosen so far.
+    pub route: Vec<Square>,
+    /// Set when the player tried a piece that may not move because another must capture.
+    pub warn_capture: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Selection>()
+        .init_resource::<Highlights>()
+        .add_message::<BoardClick>()
+        .add_message::<CancelSelection>()
+        .add_systems(
+            Update,
+            handle_clicks
+                .in_set(GameSet::Input)
+                .run_if(in_state(AppState::Playing)),
+        )
+        .add_systems(Update, update_highlights.in_set(GameSet::View));
+}
+
+/// What a click on `sq` does given the selection so far.
+enum ClickResult {
+    Select(Square),
+    Deselect,
+    Extend(Square),
+    Play(Move),
+    Refuse(&'static str),
+    MustCapture,
+}
+
+fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> ClickResult {
+    let pos = rules.game.position();
+    let own = pos
+        .piece_at(sq)
+        .is_some_and(|p| p.color == pos.side_to_move());
+    let movable = legal.iter().any(|m| m.from() == sq);
+    let capture_due = legal.first().is_some_and(Move::is_capture);
+    let Some(from) = selection.from else {
+        return if movable {
+            ClickResult::Select(sq)
+        } else if own && capture_due {
+            ClickResult::MustCapture
+        } else if own {
+            ClickResult::Refuse("This piece cannot move")
+        } else {
+            ClickResult::Refuse("Choose one of your pieces that can move")
+        };
+    };
+    if sq == from && selection.hops.is_empty() {
+        return ClickResult::Deselect;
+    }
+    if movable && selection.hops.is_empty() {
+        return ClickResult::Select(sq);
+    }
+    let n = selection.hops.len();
+    let candidates: Vec<&Move> = legal
+        .iter()
+        .filter(|m| m.from() == from && m.path().starts_with(&selection.hops))
+        .collect();
+    let next_hop: Vec<&Move> = candidates
+        .iter()
+        .copied()
+        .filter(|m| m.path().get(n) == Some(&sq))
+        .collect();
+    let ending: Vec<&Move> = candidates
+        .iter()
+        .copied()
+        .filter(|m| m.to() == sq)
+        .collect();
+    // A route already unique completes on its final square.
+    if ending.len() == 1 && next_hop.iter().all(|m| m.same_effect(ending[0])) {
+        return ClickResult::Play(*ending[0]);
+    }
+    if !next_hop.is_empty() {
+        let mut hops = selection.hops.clone();
+        hops.push(sq);
+        let remaining: Vec<&&Move> = next_hop
+            .iter()
+            .filter(|m| m.path().starts_with(&hops))
+            .collect();
+        if remaining.len() == 1 && remaining[0].path().len() == hops.len() {
+            return ClickResult::Play(**remaining[0]);
+        }
+        return ClickResult::Extend(sq);
+    }
+    if ending.len() > 1 {
+        return ClickResult::Refuse("Several routes end there: click each landing square in turn");
+    }
+    if own && capture_due && !movable {
+        return ClickResult::MustCapture;
+    }
+    if capture_due {
+        ClickResult::Refuse("Not a landing square of this capture")
+    } else {
+        ClickResult::Refuse("Not a legal move")
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn handle_clicks(
+    mut clicks: MessageReader<BoardClick>,
+    mut cancels: MessageReader<CancelSelection>,
+    mut selection: ResMut<Selection>,
+    mut highlights: ResMut<Highlights>,
+    mut status: ResMut<Status>,
+    mut play: MessageWriter<PlayMove>,
+    rules: Res<Rules>,
+    animator: Res<Animator>,
+    mut rebuilds: MessageReader<RebuildPieces>,
+) {
+    if rebuilds.read().count() > 0 || (rules.is_changed() && !rules.human_to_move()) {
+        *selection = Selection::default();
+    }
+    if cancels.read().count() > 0 && selection.from.is_some() {
+        *selection = Selection::default();
+    }
+    for &BoardClick(sq) in clicks.read() {
+        if animator.is_busy() {
+            continue;
+        }
+        if !rules.human_to_move() {
+            if rules.game.outcome().is_none() {
+                status.say("Wait for the computer's move");
+            }
+            continue;
+        }
+        let legal = rules.game.legal_moves();
+        highlights.warn_capture = false;
+        match decide(&legal, &selection, &rules, sq) {
+            ClickResult::Select(from) => {
+                *selection = Selection {
+                    from: Some(from),
+                    hops: Vec::new(),
+                }
+            }
+            ClickResult::Deselect => *selection = Selection::default(),
+            ClickResult::Extend(hop) => selection.hops.push(hop),
+            ClickResult::Play(mv) => {
+                *selection = Selection::default();
+                play.write(PlayMove(mv));
+                // Only one move per frame: the rules must see it before the next click.
+                break;
+            }
+            ClickResult::Refuse(why) => status.say(why),
+            ClickResult::MustCapture => {
+                highlights.warn_capture = true;
+                status.say("Capture is compulsory: one of the marked pieces must take");
+            }
+        }
+    }
+}
+
+fn update_highlights(
+    rules: Res<Rules>,
+    selection: Res<Selection>,
+    animator: Res<Animator>,
+    mut highlights: ResMut<Highlights>,
+) {
+    let game = &rules.game;
+    let mut next = Highlights {
+        warn_capture: highlights.warn_capture,
+        ..default()
+    };
+    if let Some(last) = game.moves().last() {
+        next.last_move = vec![last.from(), last.to()];
+    }
+    if rules.human_to_move() && !animator.is_busy() {
+        let legal = game.legal_moves();
+        next.movable = legal.iter().map(Move::from).collect();
+        next.movable.sort();
+        next.movable.dedup();
+        if legal.first().is_some_and(Move::is_capture) {
+            next.must_capture = next.movable.clone();
+        }
+        if let Some(from) = selection.from {
+            next.selected = Some(from);
+            next.route = selection.hops.clone();
+            let n = selection.hops.len();
+            next.targets = legal
+                .iter()
+                .filter(|m| m.from() == from && m.path().starts_with(&selection.hops))
+                .filter_map(|m| m.path().get(n).copied())
+                .collect();
+            next.targets.sort();
+            next.targets.dedup();
+        }
+    } else {
+        next.warn_capture = false;
+    }
+    if *highlights != next {
+        *highlights = next;
+    }
+}

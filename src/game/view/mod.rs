@@ -1,0 +1,66 @@
+//! The window: renderer, board scene, camera, picking, egui panels and audio.
+
+pub mod bare;
+pub mod camera;
+pub mod meshes;
+pub mod picking;
+pub mod quality;
+pub mod scene;
+pub mod style;
+pub mod ui;
+
+use super::demo::{self, DemoConfig};
+use super::GamePlugin;
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_egui::EguiPlugin;
+use bevy_kira_audio::AudioPlugin;
+
+/// Turn the view to the other side of the board (F key or the panel's button).
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct FlipView;
+
+/// Everything that needs a window and a renderer, on top of [`GamePlugin`].
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<FlipView>().add_plugins((
+            quality::plugin,
+            scene::plugin,
+            style::plugin,
+            camera::plugin,
+            picking::plugin,
+            ui::plugin,
+        ));
+        // Sound design comes later; the plugin is there so a missing device only warns.
+        app.add_plugins(AudioPlugin);
+    }
+}
+
+fn window_plugins() -> impl PluginGroup {
+    DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Шашки — Shashki".into(),
+            resolution: WindowResolution::new(1280, 720),
+            ..default()
+        }),
+        ..default()
+    })
+}
+
+/// The windowed app: the game with its panels.
+pub fn game_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(window_plugins())
+        .add_plugins((MeshPickingPlugin, EguiPlugin::default()))
+        .add_plugins((GamePlugin, ViewPlugin));
+    app
+}
+
+/// The windowed app playing a demo: the computer on both sides.
+pub fn demo_app(config: DemoConfig) -> App {
+    let mut app = game_app();
+    app.insert_resource(config).add_plugins(demo::plugin);
+    app
+}

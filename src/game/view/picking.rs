@@ -1,0 +1,53 @@
+//! Mouse picking: clicks on squares and pieces become board clicks; hovering is tracked.
+
+use super::scene::SquareTile;
+use crate::game::BoardClick;
+use crate::game::pieces::{OnSquare, PieceToken};
+use crate::rules::Square;
+use bevy::prelude::*;
+
+/// The square of the piece under the pointer.
+#[derive(Resource, Debug, Default)]
+pub struct Hovered(pub Option<Square>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Hovered>()
+        .add_observer(on_click)
+        .add_observer(on_over)
+        .add_observer(on_out);
+}
+
+/// Clicks bubble from a disc to its piece; the first entity that names a square answers.
+fn on_click(
+    mut click: On<Pointer<Click>>,
+    tiles: Query<&SquareTile>,
+    pieces: Query<&OnSquare, With<PieceToken>>,
+    mut clicks: MessageWriter<BoardClick>,
+) {
+    if click.event.button != PointerButton::Primary {
+        return;
+    }
+    let target = click.event_target();
+    let square = tiles
+        .get(target)
+        .map(|t| t.0)
+        .or_else(|_| pieces.get(target).map(|p| p.0));
+    if let Ok(sq) = square {
+        clicks.write(BoardClick(sq));
+        click.propagate(false);
+    }
+}
+
+fn on_over(over: On<Pointer<Over>>, pieces: Query<&OnSquare, With<PieceToken>>, mut hovered: ResMut<Hovered>) {
+    if let Ok(on) = pieces.get(over.event_target()) {
+        hovered.0 = Some(on.0);
+    }
+}
+
+fn on_out(out: On<Pointer<Out>>, pieces: Query<&OnSquare, With<PieceToken>>, mut hovered: ResMut<Hovered>) {
+    if let Ok(on) = pieces.get(out.event_target())
+        && hovered.0 == Some(on.0)
+    {
+        hovered.0 = None;
+    }
+}

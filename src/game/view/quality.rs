@@ -1,0 +1,86 @@
+//! Graphics quality: shadows, MSAA and shadow-map size; Low by itself on a software renderer.
+
+use super::scene::MainLight;
+use crate::game::GameSet;
+use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
+use bevy::prelude::*;
+use bevy::render::renderer::RenderAdapterInfo;
+use bevy::render::view::Msaa;
+
+/// The graphics setting of the panel.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Quality {
+    Low,
+    #[default]
+    High,
+}
+
+/// Why the quality is what it is, for the panel.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct RendererInfo {
+    pub adapter: String,
+    pub software: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Quality>()
+        .init_resource::<RendererInfo>()
+        .insert_resource(DirectionalLightShadowMap { size: 2048 })
+        .add_systems(Startup, detect_software_renderer)
+        .add_systems(Update, apply_quality.in_set(GameSet::View));
+}
+
+/// A CPU adapter (lavapipe, llvmpipe, SwiftShader) cannot afford shadows and MSAA.
+fn detect_software_renderer(
+    adapter: Option<Res<RenderAdapterInfo>>,
+    mut info: ResMut<RendererInfo>,
+    mut quality: ResMut<Quality>,
+) {
+    let Some(adapter) = adapter else {
+        return;
+    };
+    // wgpu's DeviceType is not re-exported by Bevy; its Debug name is stable.
+    let software = format!("{:?}", adapter.device_type) == "Cpu";
+    *info = RendererInfo {
+        adapter: format!("{} ({:?})", adapter.name, adapter.backend),
+        software,
+    };
+    if software {
+        *quality = Quality::Low;
+    }
+}
+
+fn apply_quality(
+    mut commands: Commands,
+    quality: Res<Quality>,
+    cameras: Query<Entity, With<Camera3d>>,
+    mut lights: Query<(Entity, &mut DirectionalLight), With<MainLight>>,
+    mut shadow_map: ResMut<DirectionalLightShadowMap>,
+    mut applied: Local<Option<(Quality, usize)>>,
+) {
+    // Re-applied when the camera appears as well as when the setting changes.
+    let key = (*quality, cameras.iter().count());
+    if *applied == Some(key) {
+        return;
+    }
+    *applied = Some(key);
+    let high = *quality == Quality::High;
+    for camera in &cameras {
+        commands
+            .entity(camera)
+            .insert(if high { Msaa::Sample4 } else { Msaa::Off });
+    }
+    for (entity, mut light) in &mut lights {
+        light.shadow_maps_enabled = high;
+        commands.entity(entity).insert(
+            CascadeShadowConfigBuilder {
+                num_cascades: if high { 2 } else { 1 },
+                first_cascade_far_bound: 14.0,
+                maximum_distance: 40.0,
+                ..default()
+            }
+            .build(),
+        );
+    }
+    shadow_map.size = if high { 2048 } else { 512 };
+}

@@ -1,0 +1,177 @@
+//! The static scene: table, wooden board with its frame, dark squares to click, lights.
+
+use super::meshes::{Wood, wood_image};
+use crate::game::pieces::square_center;
+use crate::rules::Square;
+use bevy::light::GlobalAmbientLight;
+use bevy::prelude::*;
+
+/// A dark square of the board (clicks on it become [`crate::game::BoardClick`]).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct SquareTile(pub Square);
+
+/// The sun over the table (its shadows follow the quality setting).
+#[derive(Component)]
+pub struct MainLight;
+
+/// Half the width of the frame around the 8x8 squares.
+pub const FRAME_HALF: f32 = 4.65;
+/// Top of the frame, just below the squares.
+const FRAME_TOP: f32 = -0.004;
+
+const LIGHT_WOOD: Wood = Wood {
+    light: [0.86, 0.70, 0.50],
+    dark: [0.74, 0.56, 0.36],
+    rings: 9.0,
+    seed: 11,
+};
+const DARK_WOOD: Wood = Wood {
+    light: [0.36, 0.19, 0.09],
+    dark: [0.22, 0.10, 0.045],
+    rings: 8.0,
+    seed: 23,
+};
+const FRAME_WOOD: Wood = Wood {
+    light: [0.30, 0.15, 0.07],
+    dark: [0.17, 0.075, 0.03],
+    rings: 14.0,
+    seed: 5,
+};
+const TABLE_WOOD: Wood = Wood {
+    light: [0.50, 0.36, 0.24],
+    dark: [0.33, 0.22, 0.13],
+    rings: 20.0,
+    seed: 41,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(ClearColor(Color::srgb(0.06, 0.055, 0.05)))
+        .insert_resource(GlobalAmbientLight {
+            color: Color::srgb(1.0, 0.92, 0.82),
+            brightness: 260.0,
+            ..default()
+        })
+        .add_systems(Startup, spawn_scene);
+}
+
+fn wood_material(
+    images: &mut Assets<Image>,
+    materials: &mut Assets<StandardMaterial>,
+    wood: Wood,
+    size: u32,
+    roughness: f32,
+) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color_texture: Some(images.add(wood_image(wood, size))),
+        perceptual_roughness: roughness,
+        reflectance: 0.4,
+        ..default()
+    })
+}
+
+fn spawn_scene(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let light_squares: Vec<_> = (0..2)
+        .map(|i| {
+            let wood = Wood {
+                seed: LIGHT_WOOD.seed + i * 101,
+                ..LIGHT_WOOD
+            };
+            wood_material(&mut images, &mut materials, wood, 128, 0.55)
+        })
+        .collect();
+    let dark_squares: Vec<_> = (0..2)
+        .map(|i| {
+            let wood = Wood {
+                seed: DARK_WOOD.seed + i * 101,
+                ..DARK_WOOD
+            };
+            wood_material(&mut images, &mut materials, wood, 128, 0.5)
+        })
+        .collect();
+    let frame = wood_material(&mut images, &mut materials, FRAME_WOOD, 256, 0.45);
+    let table = wood_material(&mut images, &mut materials, TABLE_WOOD, 256, 0.7);
+
+    // The table top, well below and around the board.
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(40.0, 0.6, 26.0))),
+        MeshMaterial3d(table),
+        Transform::from_xyz(0.0, -0.5 - 0.3, 0.0),
+        Pickable::IGNORE,
+    ));
+    // The board body and frame; the squares sit on its top.
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(2.0 * FRAME_HALF, 0.5, 2.0 * FRAME_HALF))),
+        MeshMaterial3d(frame.clone()),
+        Transform::from_xyz(0.0, FRAME_TOP - 0.25, 0.0),
+        Pickable::IGNORE,
+    ));
+    // A thin inlay line between squares and frame.
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(8.12, 0.01, 8.12))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgb(0.78, 0.62, 0.38),
+            perceptual_roughness: 0.4,
+            ..default()
+        })),
+        Transform::from_xyz(0.0, FRAME_TOP + 0.001, 0.0),
+        Pickable::IGNORE,
+    ));
+    let tile = meshes.add(Cuboid::new(1.0, 0.02, 1.0));
+    for rank in 0..8u8 {
+        for file in 0..8u8 {
+            let centre = Vec3::new(file as f32 - 3.5, -0.01, 3.5 - rank as f32);
+            // Grain alternates direction like a real inlaid board.
+            let rotation = Quat::from_rotation_y(if (file + rank) % 4 < 2 {
+                0.0
+            } else {
+                std::f32::consts::FRAC_PI_2
+            });
+            let variant = ((file * 7 + rank * 3) % 2) as usize;
+            let transform = Transform::from_translation(centre).with_rotation(rotation);
+            match Square::from_coords(file, rank) {
+                Some(sq) => {
+                    debug_assert_eq!(square_center(sq).x, centre.x);
+                    commands.spawn((
+                        Mesh3d(tile.clone()),
+                        MeshMaterial3d(dark_squares[variant].clone()),
+                        transform,
+                        SquareTile(sq),
+                    ));
+                }
+                None => {
+                    commands.spawn((
+                        Mesh3d(tile.clone()),
+                        MeshMaterial3d(light_squares[variant].clone()),
+                        transform,
+                        Pickable::IGNORE,
+                    ));
+                }
+            }
+        }
+    }
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9_000.0,
+            shadow_maps_enabled: true,
+            color: Color::srgb(1.0, 0.96, 0.9),
+            ..default()
+        },
+        Transform::from_xyz(-4.0, 12.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
+        MainLight,
+    ));
+    // A soft fill from the other side so the dark pieces keep their shape.
+    commands.spawn((
+        PointLight {
+            intensity: 600_000.0,
+            range: 40.0,
+            color: Color::srgb(1.0, 0.85, 0.7),
+            ..default()
+        },
+        Transform::from_xyz(6.0, 7.0, -5.0),
+    ));
+}

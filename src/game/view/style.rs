@@ -1,0 +1,214 @@
+//! Looks derived from game state: disc meshes and materials, square highlights.
+
+use super::meshes::piece_disc;
+use super::picking::Hovered;
+use crate::game::pieces::{Disc, OnSquare, PieceToken, Taken, square_center};
+use crate::game::{GameSet, Highlights};
+use crate::rules::{Color as Side, Square};
+use bevy::prelude::*;
+
+/// How a piece is lit now.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Look {
+    Normal,
+    Hover,
+    Selected,
+    Taken,
+}
+
+#[derive(Resource)]
+struct PieceLooks {
+    mesh: Handle<Mesh>,
+    /// Indexed by colour, then look.
+    materials: [[Handle<StandardMaterial>; 4]; 2],
+}
+
+impl PieceLooks {
+    fn get(&self, side: Side, look: Look) -> Handle<StandardMaterial> {
+        let i = match look {
+            Look::Normal => 0,
+            Look::Hover => 1,
+            Look::Selected => 2,
+            Look::Taken => 3,
+        };
+        self.materials[side.index()][i].clone()
+    }
+}
+
+/// Overlay materials for squares.
+#[derive(Resource)]
+struct MarkerLooks {
+    quad: Handle<Mesh>,
+    dot: Handle<Mesh>,
+    last_move: Handle<StandardMaterial>,
+    selected: Handle<StandardMaterial>,
+    target: Handle<StandardMaterial>,
+    route: Handle<StandardMaterial>,
+    must_capture: Handle<StandardMaterial>,
+    warn: Handle<StandardMaterial>,
+}
+
+/// A highlight entity; all are rebuilt when [`Highlights`] changes.
+#[derive(Component)]
+struct Marker;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, setup_looks).add_systems(
+        Update,
+        (dress_discs, style_pieces, place_markers)
+            .chain()
+            .in_set(GameSet::View),
+    );
+}
+
+fn setup_looks(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let piece = |base: Color, emissive: LinearRgba, alpha: f32| StandardMaterial {
+        base_color: base.with_alpha(alpha),
+        emissive,
+        perceptual_roughness: 0.32,
+        reflectance: 0.5,
+        clearcoat: 0.6,
+        clearcoat_perceptual_roughness: 0.25,
+        alpha_mode: if alpha < 1.0 {
+            AlphaMode::Blend
+        } else {
+            AlphaMode::Opaque
+        },
+        ..default()
+    };
+    let white = Color::srgb(0.93, 0.88, 0.76);
+    let black = Color::srgb(0.16, 0.045, 0.035);
+    let set = |base: Color, materials: &mut Assets<StandardMaterial>| {
+        [
+            materials.add(piece(base, LinearRgba::BLACK, 1.0)),
+            materials.add(piece(base, LinearRgba::rgb(0.25, 0.2, 0.05), 1.0)),
+            materials.add(piece(base, LinearRgba::rgb(0.05, 0.45, 0.12), 1.0)),
+            materials.add(piece(
+                base.mix(&Color::srgb(0.7, 0.1, 0.1), 0.45),
+                LinearRgba::BLACK,
+                0.55,
+            )),
+        ]
+    };
+    let materials_white = set(white, &mut materials);
+    let materials_black = set(black, &mut materials);
+    commands.insert_resource(PieceLooks {
+        mesh: meshes.add(piece_disc()),
+        materials: [materials_white, materials_black],
+    });
+    let overlay = |c: Color, materials: &mut Assets<StandardMaterial>| {
+        materials.add(StandardMaterial {
+            base_color: c,
+            unlit: true,
+            alpha_mode: AlphaMode::Blend,
+            ..default()
+        })
+    };
+    commands.insert_resource(MarkerLooks {
+        quad: meshes.add(Plane3d::default().mesh().size(0.96, 0.96)),
+        dot: meshes.add(Circle::new(0.16)),
+        last_move: overlay(Color::srgba(1.0, 0.8, 0.25, 0.35), &mut materials),
+        selected: overlay(Color::srgba(0.3, 1.0, 0.4, 0.45), &mut materials),
+        target: overlay(Color::srgba(0.35, 1.0, 0.45, 0.8), &mut materials),
+        route: overlay(Color::srgba(0.3, 0.6, 1.0, 0.45), &mut materials),
+        must_capture: overlay(Color::srgba(1.0, 0.45, 0.1, 0.4), &mut materials),
+        warn: overlay(Color::srgba(1.0, 0.1, 0.05, 0.6), &mut materials),
+    });
+}
+
+/// Gives new discs their mesh and material.
+fn dress_discs(
+    mut commands: Commands,
+    looks: Res<PieceLooks>,
+    discs: Query<(Entity, &Disc), Without<Mesh3d>>,
+) {
+    for (entity, disc) in &discs {
+        commands.entity(entity).insert((
+            Mesh3d(looks.mesh.clone()),
+            MeshMaterial3d(looks.get(disc.color, Look::Normal)),
+        ));
+    }
+}
+
+/// Lights the hovered movable piece and the selected one; dims pieces already taken.
+fn style_pieces(
+    looks: Res<PieceLooks>,
+    highlights: Res<Highlights>,
+    hovered: Res<Hovered>,
+    pieces: Query<(&PieceToken, &OnSquare, Has<Taken>, &Children)>,
+    mut discs: Query<&mut MeshMaterial3d<StandardMaterial>, With<Disc>>,
+) {
+    for (token, on, taken, children) in &pieces {
+        let look = if taken {
+            Look::Taken
+        } else if highlights.selected == Some(on.0) {
+            Look::Selected
+        } else if hovered.0 == Some(on.0) && highlights.movable.contains(&on.0) {
+            Look::Hover
+        } else {
+            Look::Normal
+        };
+        let wanted = looks.get(token.color, look);
+        for child in children.iter() {
+            if let Ok(mut material) = discs.get_mut(child)
+                && material.0 != wanted
+            {
+                material.0 = wanted.clone();
+            }
+        }
+    }
+}
+
+fn place_markers(
+    mut commands: Commands,
+    looks: Res<MarkerLooks>,
+    highlights: Res<Highlights>,
+    markers: Query<Entity, With<Marker>>,
+) {
+    if !highlights.is_changed() {
+        return;
+    }
+    for entity in &markers {
+        commands.entity(entity).despawn();
+    }
+    let mut quad = |sq: Square, material: &Handle<StandardMaterial>, lift: f32| {
+        commands.spawn((
+            Mesh3d(looks.quad.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::from_translation(square_center(sq) + Vec3::Y * lift),
+            Pickable::IGNORE,
+            Marker,
+        ));
+    };
+    for &sq in &highlights.last_move {
+        quad(sq, &looks.last_move, 0.002);
+    }
+    let must = if highlights.warn_capture {
+        &looks.warn
+    } else {
+        &looks.must_capture
+    };
+    for &sq in &highlights.must_capture {
+        quad(sq, must, 0.003);
+    }
+    for &sq in &highlights.route {
+        quad(sq, &looks.route, 0.004);
+    }
+    if let Some(sq) = highlights.selected {
+        quad(sq, &looks.selected, 0.005);
+    }
+    for &sq in &highlights.targets {
+        commands.spawn((
+            Mesh3d(looks.dot.clone()),
+            MeshMaterial3d(looks.target.clone()),
+            Transform::from_translation(square_center(sq) + Vec3::Y * 0.006)
+                .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
+            Pickable::IGNORE,
+            Marker,
+        ));
+    }
+}

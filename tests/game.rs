@@ -1,0 +1,337 @@
+#![cfg(feature = "game")]
+//! Headless tests of the game plugins: piece entities follow the rules resource, moves are
+//! animated hop by hop, the computer moves while frames keep running.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use shashki::ai::Level;
+use shashki::game::pieces::pieces_of;
+use shashki::game::{
+    Animator, BoardClick, Disc, GameCommand, GamePlugin, NewGame, OnSquare, PieceToken, Player,
+    Rules, Selection, Setup, Status, Taken,
+};
+use shashki::rules::{Color as Side, Game, Position, Square, Variant};
+use std::time::Duration;
+
+const FRAME: Duration = Duration::from_millis(20);
+
+fn humans(variant: Variant) -> Setup {
+    Setup {
+        variant,
+        white: Player::Human,
+        black: Player::Human,
+    }
+}
+
+fn app_with(setup: Setup, fen: Option<&str>) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    app.update();
+    let start = fen.map(|f| Position::from_fen(f).expect("test FEN"));
+    app.world_mut().write_message(NewGame { setup, start });
+    frames(&mut app, 3);
+    app
+}
+
+fn frames(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("test square")
+}
+
+fn click(app: &mut App, name: &str) {
+    app.world_mut().write_message(BoardClick(sq(name)));
+    app.update();
+}
+
+/// Runs frames until nothing is animated (at most ten seconds of game time).
+fn settle(app: &mut App) {
+    for _ in 0..500 {
+        app.update();
+        if !app.world().resource::<Animator>().is_busy() {
+            frames(app, 3);
+            return;
+        }
+    }
+    panic!("animation did not end");
+}
+
+fn entities(app: &mut App) -> Vec<(Square, usize, bool)> {
+    let mut v: Vec<_> = app
+        .world_mut()
+        .query::<(&OnSquare, &PieceToken)>()
+        .iter(app.world())
+        .map(|(on, p)| (on.0, p.color.index(), p.king))
+        .collect();
+    v.sort();
+    v
+}
+
+fn expected(app: &App) -> Vec<(Square, usize, bool)> {
+    let mut v: Vec<_> = pieces_of(app.world().resource::<Rules>().game.position())
+        .into_iter()
+        .map(|(s, c, k)| (s, c.index(), k))
+        .collect();
+    v.sort();
+    v
+}
+
+fn piece_at(app: &mut App, name: &str) -> Option<Entity> {
+    let target = sq(name);
+    app.world_mut()
+        .query::<(Entity, &OnSquare, &PieceToken)>()
+        .iter(app.world())
+        .find(|(_, on, _)| on.0 == target)
+        .map(|(e, _, _)| e)
+}
+
+fn discs_of(app: &mut App, piece: Entity) -> usize {
+    let children: Vec<Entity> = app
+        .world()
+        .get::<Children>(piece)
+        .map(|c| c.iter().collect())
+        .unwrap_or_default();
+    children
+        .into_iter()
+        .filter(|&c| app.world().get::<Disc>(c).is_some())
+        .count()
+}
+
+/// The second disc sits on the first (not still flying in).
+fn crown_stacked(app: &mut App, piece: Entity) -> bool {
+    let children: Vec<Entity> = app
+        .world()
+        .get::<Children>(piece)
+        .map(|c| c.iter().collect())
+        .unwrap_or_default();
+    children.into_iter().any(|c| {
+        let w = app.world();
+        w.get::<Disc>(c).is_some_and(|d| d.level == 1)
+            && w.get::<Transform>(c).is_some_and(|t| {
+                (t.translation - Vec3::Y * shashki::game::pieces::DISC_HEIGHT).length() < 1e-4
+            })
+    })
+}
+
+fn total_discs(app: &mut App) -> usize {
+    app.world_mut()
+        .query::<&Disc>()
+        .iter(app.world())
+        .count()
+}
+
+#[test]
+fn start_has_24_pieces_on_their_squares() {
+    let mut app = app_with(humans(Variant::Russian), None);
+    let have = entities(&mut app);
+    assert_eq!(have.len(), 24);
+    assert_eq!(have, expected(&app));
+    assert_eq!(total_discs(&mut app), 24);
+    let white_c3 = piece_at(&mut app, "c3").expect("a piece on c3");
+    let token = app.world().get::<PieceToken>(white_c3).unwrap();
+    assert_eq!(token.color, Side::White);
+}
+
+#[test]
+fn quiet_move_by_clicks_is_animated_then_matches() {
+    let mut app = app_with(humans(Variant::Russian), None);
+    let mover = piece_at(&mut app, "c3").unwrap();
+    click(&mut app, "c3");
+    assert_eq!(app.world().resource::<Selection>().from, Some(sq("c3")));
+    click(&mut app, "d4");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 1);
+    frames(&mut app, 6);
+    // Mid-slide: between the squares and lifted.
+    let t = app.world().get::<Transform>(mover).unwrap().translation;
+    assert!(t.y > 0.0, "the man is lifted while it slides: {t}");
+    assert!(app.world().resource::<Animator>().is_busy());
+    settle(&mut app);
+    assert_eq!(entities(&mut app), expected(&app));
+    assert_eq!(piece_at(&mut app, "d4"), Some(mover), "the same entity moved");
+    let t = app.world().get::<Transform>(mover).unwrap().translation;
+    assert!(t.y.abs() < 1e-4);
+}
+
+#[test]
+fn illegal_clicks_are_refused_with_a_message() {
+    let mut app = app_with(humans(Variant::Russian), None);
+    // A back-rank man cannot move.
+    click(&mut app, "a1");
+    assert_eq!(app.world().resource::<Selection>().from, None);
+    assert!(app.world().resource::<Status>().message.is_some());
+    click(&mut app, "c3");
+    click(&mut app, "c5");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 0);
+    // Capture is compulsory: the man that cannot take does not select.
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc3,a1:Bd4,h8"));
+    click(&mut app, "a1");
+    assert_eq!(app.world().resource::<Selection>().from, None);
+    let message = app.world().resource::<Status>().message.clone().unwrap();
+    assert!(message.contains("compulsory"), "{message}");
+}
+
+#[test]
+fn turkish_strike_keeps_taken_pieces_until_the_end_then_removes_them_in_order() {
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc3:Bd4,f6,h8"));
+    let first = piece_at(&mut app, "d4").unwrap();
+    let second = piece_at(&mut app, "f6").unwrap();
+    click(&mut app, "c3");
+    // A landing square that is not the next hop is refused.
+    click(&mut app, "d2");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 0);
+    click(&mut app, "e5");
+    assert_eq!(app.world().resource::<Selection>().hops, vec![sq("e5")]);
+    click(&mut app, "g7");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 1);
+    let mut first_gone = None;
+    let mut second_gone = None;
+    let mut both_taken_while_present = false;
+    for frame in 0..400 {
+        app.update();
+        let w = app.world();
+        let a = w.get_entity(first).is_ok();
+        let b = w.get_entity(second).is_ok();
+        if a && b && w.get::<Taken>(first).is_some() && w.get::<Taken>(second).is_some() {
+            both_taken_while_present = true;
+        }
+        if !a && first_gone.is_none() {
+            first_gone = Some(frame);
+        }
+        if !b && second_gone.is_none() {
+            second_gone = Some(frame);
+        }
+        if !w.resource::<Animator>().is_busy() {
+            break;
+        }
+    }
+    assert!(both_taken_while_present, "both taken pieces stay, dimmed, until the sequence ends");
+    let (a, b) = (first_gone.unwrap(), second_gone.unwrap());
+    assert!(a < b, "taken pieces leave in the order taken ({a} then {b})");
+    settle(&mut app);
+    assert_eq!(entities(&mut app), expected(&app));
+}
+
+#[test]
+fn promotion_stacks_a_second_disc() {
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc7:Bh2"));
+    let man = piece_at(&mut app, "c7").unwrap();
+    assert_eq!(discs_of(&mut app, man), 1);
+    click(&mut app, "c7");
+    click(&mut app, "d8");
+    settle(&mut app);
+    assert_eq!(piece_at(&mut app, "d8"), Some(man));
+    assert!(app.world().get::<PieceToken>(man).unwrap().king);
+    assert_eq!(discs_of(&mut app, man), 2);
+    assert_eq!(entities(&mut app), expected(&app));
+}
+
+#[test]
+fn promotion_mid_capture_stacks_then_the_king_continues() {
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wb6:Bc7,f6,a7"));
+    let man = piece_at(&mut app, "b6").unwrap();
+    click(&mut app, "b6");
+    // The route through d8 to h4 is the only one ending there.
+    click(&mut app, "h4");
+    let game = &app.world().resource::<Rules>().game;
+    assert_eq!(game.moves().last().unwrap().to_string(), "b6:d8:h4");
+    // After the first hop and the crown, the man is a king on d8 before going on.
+    let mut crowned_on_d8 = false;
+    for _ in 0..400 {
+        app.update();
+        let t = app.world().get::<Transform>(man).unwrap().translation;
+        if (t - Vec3::new(-0.5, 0.0, -3.5)).length() < 1e-3 && crown_stacked(&mut app, man) {
+            crowned_on_d8 = true;
+        }
+        if !app.world().resource::<Animator>().is_busy() {
+            break;
+        }
+    }
+    assert!(crowned_on_d8, "the second disc lands while the piece stands on d8");
+    settle(&mut app);
+    assert_eq!(piece_at(&mut app, "h4"), Some(man));
+    assert!(app.world().get::<PieceToken>(man).unwrap().king);
+    assert_eq!(discs_of(&mut app, man), 2);
+    assert_eq!(entities(&mut app), expected(&app));
+}
+
+#[test]
+fn undo_restores_the_entities() {
+    let mut app = app_with(humans(Variant::Russian), None);
+    click(&mut app, "c3");
+    click(&mut app, "d4");
+    settle(&mut app);
+    click(&mut app, "f6");
+    click(&mut app, "g5");
+    // Undo in the middle of the animation as well.
+    frames(&mut app, 3);
+    app.world_mut().write_message(GameCommand::Undo);
+    frames(&mut app, 3);
+    app.world_mut().write_message(GameCommand::Undo);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 0);
+    assert_eq!(entities(&mut app), expected(&app));
+    assert_eq!(entities(&mut app).len(), 24);
+    assert_eq!(total_discs(&mut app), 24, "no leftover discs");
+    app.world_mut().write_message(GameCommand::Redo);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 1);
+    assert_eq!(entities(&mut app), expected(&app));
+}
+
+#[test]
+fn the_computer_moves_while_frames_keep_running() {
+    let setup = Setup {
+        variant: Variant::Russian,
+        white: Player::Human,
+        black: Player::Computer(Level::new(1)),
+    };
+    let mut app = app_with(setup, None);
+    click(&mut app, "c3");
+    click(&mut app, "d4");
+    let mut updates = 0;
+    while app.world().resource::<Rules>().game.ply() < 2 || app.world().resource::<Animator>().is_busy() {
+        app.update();
+        updates += 1;
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(updates < 5000, "the computer did not move");
+    }
+    assert!(updates > 1, "frames kept running while the computer thought");
+    let game = app.world().resource::<Rules>().game.clone();
+    let texts: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    Game::replay(Variant::Russian, Position::start(), &texts).expect("legal moves");
+    settle(&mut app);
+    assert_eq!(entities(&mut app), expected(&app));
+    // Undo against the computer goes back to the human's turn.
+    app.world_mut().write_message(GameCommand::Undo);
+    settle(&mut app);
+    let game = &app.world().resource::<Rules>().game;
+    assert_eq!(game.ply(), 0);
+    assert_eq!(game.side_to_move(), Side::White);
+}
+
+#[test]
+fn giveaway_banner_names_the_winner() {
+    let mut app = app_with(humans(Variant::Giveaway), Some("B:Wd4:Be5,h8"));
+    assert!(app.world().resource::<Status>().banner.is_none());
+    click(&mut app, "e5");
+    click(&mut app, "c3");
+    settle(&mut app);
+    let banner = app.world().resource::<Status>().banner.clone().expect("a banner");
+    assert_eq!(banner, "поддавки: White gave away all pieces and wins");
+}
+
+#[test]
+fn russian_banner_names_the_winner() {
+    let mut app = app_with(humans(Variant::Russian), Some("B:Wd4:Be5,h8"));
+    click(&mut app, "e5");
+    click(&mut app, "c3");
+    settle(&mut app);
+    let banner = app.world().resource::<Status>().banner.clone().expect("a banner");
+    assert_eq!(banner, "White has no pieces left: Black wins");
+}
