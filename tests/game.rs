@@ -120,10 +120,7 @@ fn crown_stacked(app: &mut App, piece: Entity) -> bool {
 }
 
 fn total_discs(app: &mut App) -> usize {
-    app.world_mut()
-        .query::<&Disc>()
-        .iter(app.world())
-        .count()
+    app.world_mut().query::<&Disc>().iter(app.world()).count()
 }
 
 #[test]
@@ -153,7 +150,11 @@ fn quiet_move_by_clicks_is_animated_then_matches() {
     assert!(app.world().resource::<Animator>().is_busy());
     settle(&mut app);
     assert_eq!(entities(&mut app), expected(&app));
-    assert_eq!(piece_at(&mut app, "d4"), Some(mover), "the same entity moved");
+    assert_eq!(
+        piece_at(&mut app, "d4"),
+        Some(mover),
+        "the same entity moved"
+    );
     let t = app.world().get::<Transform>(mover).unwrap().translation;
     assert!(t.y.abs() < 1e-4);
 }
@@ -210,9 +211,15 @@ fn turkish_strike_keeps_taken_pieces_until_the_end_then_removes_them_in_order() 
             break;
         }
     }
-    assert!(both_taken_while_present, "both taken pieces stay, dimmed, until the sequence ends");
+    assert!(
+        both_taken_while_present,
+        "both taken pieces stay, dimmed, until the sequence ends"
+    );
     let (a, b) = (first_gone.unwrap(), second_gone.unwrap());
-    assert!(a < b, "taken pieces leave in the order taken ({a} then {b})");
+    assert!(
+        a < b,
+        "taken pieces leave in the order taken ({a} then {b})"
+    );
     settle(&mut app);
     assert_eq!(entities(&mut app), expected(&app));
 }
@@ -252,7 +259,10 @@ fn promotion_mid_capture_stacks_then_the_king_continues() {
             break;
         }
     }
-    assert!(crowned_on_d8, "the second disc lands while the piece stands on d8");
+    assert!(
+        crowned_on_d8,
+        "the second disc lands while the piece stands on d8"
+    );
     settle(&mut app);
     assert_eq!(piece_at(&mut app, "h4"), Some(man));
     assert!(app.world().get::<PieceToken>(man).unwrap().king);
@@ -295,13 +305,18 @@ fn the_computer_moves_while_frames_keep_running() {
     click(&mut app, "c3");
     click(&mut app, "d4");
     let mut updates = 0;
-    while app.world().resource::<Rules>().game.ply() < 2 || app.world().resource::<Animator>().is_busy() {
+    while app.world().resource::<Rules>().game.ply() < 2
+        || app.world().resource::<Animator>().is_busy()
+    {
         app.update();
         updates += 1;
         std::thread::sleep(Duration::from_millis(2));
         assert!(updates < 5000, "the computer did not move");
     }
-    assert!(updates > 1, "frames kept running while the computer thought");
+    assert!(
+        updates > 1,
+        "frames kept running while the computer thought"
+    );
     let game = app.world().resource::<Rules>().game.clone();
     let texts: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
     Game::replay(Variant::Russian, Position::start(), &texts).expect("legal moves");
@@ -322,7 +337,12 @@ fn giveaway_banner_names_the_winner() {
     click(&mut app, "e5");
     click(&mut app, "c3");
     settle(&mut app);
-    let banner = app.world().resource::<Status>().banner.clone().expect("a banner");
+    let banner = app
+        .world()
+        .resource::<Status>()
+        .banner
+        .clone()
+        .expect("a banner");
     assert_eq!(banner, "поддавки: White gave away all pieces and wins");
 }
 
@@ -332,6 +352,11 @@ fn russian_banner_names_the_winner() {
     click(&mut app, "e5");
     click(&mut app, "c3");
     settle(&mut app);
-    let banner = app.world().resource::<Status>().banner.clone().expect("a banner");
+    let banner = app
+        .world()
+        .resource::<Status>()
+        .banner
+        .clone()
+        .expect("a banner");
     assert_eq!(banner, "White has no pieces left: Black wins");
 }

@@ -94,9 +94,12 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(FrameStats::with_warmup(10))
         .init_resource::<DemoPhase>()
         .init_resource::<MovesShown>()
-        .add_systems(Startup, |config: Res<DemoConfig>, mut w: MessageWriter<NewGame>| {
-            w.write(config.new_game.clone());
-        })
+        .add_systems(
+            Startup,
+            |config: Res<DemoConfig>, mut w: MessageWriter<NewGame>| {
+                w.write(config.new_game.clone());
+            },
+        )
         .add_systems(Last, (record_frame, drive_demo).chain());
 }
 

@@ -18,9 +18,7 @@ use bevy::prelude::*;
 pub use animation::{AnimationSpeed, Animator};
 pub use input::{BoardClick, CancelSelection, Highlights, Selection};
 pub use pieces::{Disc, OnSquare, PieceToken, Taken};
-pub use rules::{
-    GameCommand, MoveCommitted, NewGame, Player, PlayMove, Rules, Setup, Status,
-};
+pub use rules::{GameCommand, MoveCommitted, NewGame, PlayMove, Player, Rules, Setup, Status};
 
 /// Top-level flow: the new-game panel before the first game, then play.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -65,7 +65,11 @@ pub fn spawn_piece(commands: &mut Commands, sq: Square, color: Color, king: bool
         OnSquare(sq),
         Transform::from_translation(square_center(sq)),
         Visibility::default(),
-        Name::new(format!("{} {} on {sq}", color_word(color), if king { "king" } else { "man" })),
+        Name::new(format!(
+            "{} {} on {sq}",
+            color_word(color),
+            if king { "king" } else { "man" }
+        )),
     ));
     piece.with_children(|parent| {
         parent.spawn(disc(color, 0));

@@ -205,10 +205,7 @@ fn play_moves(
             Ok(()) => {
                 // The game keeps the generator's own copy of the move (full route).
                 let played = *rules.game.moves().last().unwrap_or(mv);
-                committed.write(MoveCommitted {
-                    mv: played,
-                    before,
-                });
+                committed.write(MoveCommitted { mv: played, before });
             }
             Err(e) => status.say(e.to_string()),
         }
@@ -234,9 +231,7 @@ fn run_commands(
                     continue;
                 }
                 if against_computer {
-                    while !rules.setup.is_human(rules.game.side_to_move())
-                        && rules.game.ply() > 0
-                    {
+                    while !rules.setup.is_human(rules.game.side_to_move()) && rules.game.ply() > 0 {
                         rules.game.undo();
                     }
                 }

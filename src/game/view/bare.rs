@@ -59,7 +59,11 @@ fn window(mut contexts: EguiContexts) -> Result {
     Ok(())
 }
 
-fn count(mut stats: ResMut<FrameStats>, mut left: ResMut<FramesLeft>, mut exit: MessageWriter<AppExit>) {
+fn count(
+    mut stats: ResMut<FrameStats>,
+    mut left: ResMut<FramesLeft>,
+    mut exit: MessageWriter<AppExit>,
+) {
     stats.record(false);
     if left.0 == 0 {
         return;

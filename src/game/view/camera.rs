@@ -123,7 +123,8 @@ fn orbit(
         if delta != Vec2::ZERO {
             rig.yaw -= delta.x * 0.006;
             rig.target_yaw = rig.yaw;
-            rig.pitch = (rig.pitch + delta.y * 0.005).clamp(CameraRig::MIN_PITCH, CameraRig::MAX_PITCH);
+            rig.pitch =
+                (rig.pitch + delta.y * 0.005).clamp(CameraRig::MIN_PITCH, CameraRig::MAX_PITCH);
         }
     }
     if buttons.just_released(MouseButton::Right) && press.down {

@@ -9,8 +9,8 @@ pub mod scene;
 pub mod style;
 pub mod ui;
 
-use super::demo::{self, DemoConfig};
 use super::GamePlugin;
+use super::demo::{self, DemoConfig};
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;

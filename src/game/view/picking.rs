@@ -38,13 +38,21 @@ fn on_click(
     }
 }
 
-fn on_over(over: On<Pointer<Over>>, pieces: Query<&OnSquare, With<PieceToken>>, mut hovered: ResMut<Hovered>) {
+fn on_over(
+    over: On<Pointer<Over>>,
+    pieces: Query<&OnSquare, With<PieceToken>>,
+    mut hovered: ResMut<Hovered>,
+) {
     if let Ok(on) = pieces.get(over.event_target()) {
         hovered.0 = Some(on.0);
     }
 }
 
-fn on_out(out: On<Pointer<Out>>, pieces: Query<&OnSquare, With<PieceToken>>, mut hovered: ResMut<Hovered>) {
+fn on_out(
+    out: On<Pointer<Out>>,
+    pieces: Query<&OnSquare, With<PieceToken>>,
+    mut hovered: ResMut<Hovered>,
+) {
     if let Ok(on) = pieces.get(out.event_target())
         && hovered.0 == Some(on.0)
     {

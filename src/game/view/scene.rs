@@ -17,7 +17,7 @@ pub struct MainLight;
 /// Half the width of the frame around the 8x8 squares.
 pub const FRAME_HALF: f32 = 4.65;
 /// Top of the frame, just below the squares.
-const FRAME_TOP: f32 = -0.004;
+const FRAME_TOP: f32 = -0.006;
 
 const LIGHT_WOOD: Wood = Wood {
     light: [0.86, 0.70, 0.50],
@@ -118,7 +118,8 @@ fn spawn_scene(
             perceptual_roughness: 0.4,
             ..default()
         })),
-        Transform::from_xyz(0.0, FRAME_TOP + 0.001, 0.0),
+        // Below the squares' tops, so only the rim outside them shows.
+        Transform::from_xyz(0.0, -0.007, 0.0),
         Pickable::IGNORE,
     ));
     let tile = meshes.add(Cuboid::new(1.0, 0.02, 1.0));

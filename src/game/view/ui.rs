@@ -82,7 +82,13 @@ impl NewGameForm {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>().add_systems(
         EguiPrimaryContextPass,
-        (board_labels, game_panel, new_game_panel, banner_and_messages).chain(),
+        (
+            board_labels,
+            game_panel,
+            new_game_panel,
+            banner_and_messages,
+        )
+            .chain(),
     );
 }
 
@@ -243,10 +249,11 @@ fn new_game_panel(
             });
             if form.opponent == Opponent::Computer {
                 let level = Level::new(form.level);
-                ui.add(
-                    egui::Slider::new(&mut form.level, 1..=10)
-                        .text(format!("{} / {}", level.name(), level.name_ru())),
-                );
+                ui.add(egui::Slider::new(&mut form.level, 1..=10).text(format!(
+                    "{} / {}",
+                    level.name(),
+                    level.name_ru()
+                )));
                 ui.label("You play");
                 ui.horizontal(|ui| {
                     ui.radio_value(&mut form.color, ColorChoice::White, "White");
@@ -298,9 +305,11 @@ fn banner_and_messages(mut contexts: EguiContexts, status: Res<Status>) -> Resul
         egui::Area::new(egui::Id::new("message"))
             .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -24.0])
             .show(ctx, |ui| {
-                egui::Frame::popup(ui.style()).inner_margin(10.0).show(ui, |ui| {
-                    ui.label(egui::RichText::new(message).size(18.0));
-                });
+                egui::Frame::popup(ui.style())
+                    .inner_margin(10.0)
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(message).size(18.0));
+                    });
             });
     }
     Ok(())
