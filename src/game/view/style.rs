@@ -96,10 +96,21 @@ fn setup_looks(
     };
     let materials_white = set(white, &mut materials);
     let materials_black = set(black, &mut materials);
-    commands.insert_resource(PieceLooks {
+    let looks = PieceLooks {
         mesh: meshes.add(piece_disc()),
         materials: [materials_white, materials_black],
-    });
+    };
+    // Every material drawn once from the start, hidden under the table, so the renderer
+    // builds all pipelines while the game starts rather than in the middle of a move.
+    for material in looks.materials.iter().flatten() {
+        commands.spawn((
+            Mesh3d(looks.mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::from_xyz(0.0, -3.0, 0.0),
+            Pickable::IGNORE,
+        ));
+    }
+    commands.insert_resource(looks);
     let overlay = |c: Color, materials: &mut Assets<StandardMaterial>| {
         materials.add(StandardMaterial {
             base_color: c,
@@ -108,7 +119,7 @@ fn setup_looks(
             ..default()
         })
     };
-    commands.insert_resource(MarkerLooks {
+    let markers = MarkerLooks {
         quad: meshes.add(Plane3d::default().mesh().size(0.96, 0.96)),
         dot: meshes.add(Circle::new(0.16)),
         last_move: overlay(Color::srgba(1.0, 0.8, 0.25, 0.35), &mut materials),
@@ -117,7 +128,16 @@ fn setup_looks(
         route: overlay(Color::srgba(0.3, 0.6, 1.0, 0.45), &mut materials),
         must_capture: overlay(Color::srgba(1.0, 0.45, 0.1, 0.4), &mut materials),
         warn: overlay(Color::srgba(1.0, 0.1, 0.05, 0.6), &mut materials),
-    });
+    };
+    for material in [&markers.last_move, &markers.target] {
+        commands.spawn((
+            Mesh3d(markers.quad.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::from_xyz(0.0, -3.0, 0.0),
+            Pickable::IGNORE,
+        ));
+    }
+    commands.insert_resource(markers);
 }
 
 /// Gives new discs their mesh and material.

@@ -59,7 +59,7 @@ impl NewGameForm {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map(|d| d.subsec_nanos())
                     .unwrap_or(0);
-                if nanos / 1000 % 2 == 0 {
+                if (nanos / 1000).is_multiple_of(2) {
                     Side::White
                 } else {
                     Side::Black
