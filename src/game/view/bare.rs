@@ -4,6 +4,7 @@ use crate::game::demo::FrameStats;
 use bevy::prelude::*;
 use bevy::render::view::Msaa;
 use bevy::window::WindowResolution;
+use bevy::winit::WinitSettings;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 
 #[derive(Resource)]
@@ -20,6 +21,7 @@ pub fn bare_app(frames: u32) -> App {
         }),
         ..default()
     }))
+    .insert_resource(WinitSettings::continuous())
     .add_plugins(EguiPlugin::default())
     .insert_resource(FrameStats::with_warmup(10))
     .insert_resource(FramesLeft(frames))

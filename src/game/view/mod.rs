@@ -13,6 +13,7 @@ use super::GamePlugin;
 use super::demo::{self, DemoConfig};
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
+use bevy::winit::WinitSettings;
 use bevy_egui::EguiPlugin;
 use bevy_kira_audio::AudioPlugin;
 
@@ -52,7 +53,9 @@ fn window_plugins() -> impl PluginGroup {
 /// The windowed app: the game with its panels.
 pub fn game_app() -> App {
     let mut app = App::new();
+    // Moves animate and the computer thinks whether or not the window has the focus.
     app.add_plugins(window_plugins())
+        .insert_resource(WinitSettings::continuous())
         .add_plugins((MeshPickingPlugin, EguiPlugin::default()))
         .add_plugins((GamePlugin, ViewPlugin));
     app

@@ -1,7 +1,8 @@
 //! Graphics quality: shadows, MSAA and shadow-map size; Low by itself on a software renderer.
 
-use super::scene::MainLight;
+use super::scene::{FillLight, MainLight};
 use crate::game::GameSet;
+use bevy::core_pipeline::prepass::DepthPrepass;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
 use bevy::prelude::*;
 use bevy::render::renderer::RenderAdapterInfo;
@@ -55,6 +56,7 @@ fn apply_quality(
     quality: Res<Quality>,
     cameras: Query<Entity, With<Camera3d>>,
     mut lights: Query<(Entity, &mut DirectionalLight), With<MainLight>>,
+    mut fill: Query<&mut Visibility, With<FillLight>>,
     mut shadow_map: ResMut<DirectionalLightShadowMap>,
     mut applied: Local<Option<(Quality, usize)>>,
 ) {
@@ -66,9 +68,22 @@ fn apply_quality(
     *applied = Some(key);
     let high = *quality == Quality::High;
     for camera in &cameras {
-        commands
-            .entity(camera)
-            .insert(if high { Msaa::Sample4 } else { Msaa::Off });
+        let mut camera = commands.entity(camera);
+        camera.insert(if high { Msaa::Sample4 } else { Msaa::Off });
+        // A software rasteriser pays for every shaded fragment: a depth prepass lets the
+        // board, frame and table be shaded once per pixel instead of once per layer.
+        if high {
+            camera.remove::<DepthPrepass>();
+        } else {
+            camera.insert(DepthPrepass);
+        }
+    }
+    for mut visibility in &mut fill {
+        *visibility = if high {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
     }
     for (entity, mut light) in &mut lights {
         light.shadow_maps_enabled = high;

@@ -14,6 +14,10 @@ pub struct SquareTile(pub Square);
 #[derive(Component)]
 pub struct MainLight;
 
+/// The warm fill light (off at low quality: every light costs per pixel).
+#[derive(Component)]
+pub struct FillLight;
+
 /// Half the width of the frame around the 8x8 squares.
 pub const FRAME_HALF: f32 = 4.65;
 /// Top of the frame, just below the squares.
@@ -174,5 +178,6 @@ fn spawn_scene(
             ..default()
         },
         Transform::from_xyz(6.0, 7.0, -5.0),
+        FillLight,
     ));
 }
