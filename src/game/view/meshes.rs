@@ -60,28 +60,22 @@ fn lathe(profile: &[(f32, f32)], segments: u32) -> Mesh {
 pub fn piece_disc() -> Mesh {
     let r = DISC_RADIUS;
     let h = DISC_HEIGHT;
+    // Few rings and segments: a software rasteriser pays per triangle.
     let profile = [
         (0.0, 0.0),
-        (r - 0.05, 0.0),
-        (r - 0.015, 0.005),
-        (r - 0.002, 0.02),
+        (r - 0.04, 0.0),
+        (r - 0.006, 0.01),
         (r, 0.035),
         (r, h - 0.035),
-        (r - 0.002, h - 0.02),
-        (r - 0.015, h - 0.005),
+        (r - 0.006, h - 0.01),
         (r - 0.04, h),
-        (r - 0.06, h - 0.002),
-        (r - 0.07, h - 0.016),
-        (r - 0.085, h - 0.022),
+        (r - 0.065, h - 0.016),
         (r - 0.12, h - 0.022),
-        (r - 0.135, h - 0.012),
         (r - 0.15, h - 0.008),
-        (r - 0.17, h - 0.013),
-        (r - 0.2, h - 0.018),
-        (r - 0.203, h - 0.02),
+        (r - 0.2, h - 0.02),
         (0.0, h - 0.016),
     ];
-    lathe(&profile, 48)
+    lathe(&profile, 32)
 }
 
 fn hash(x: i32, y: i32, seed: u32) -> f32 {

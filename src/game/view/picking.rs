@@ -1,8 +1,8 @@
 //! Mouse picking: clicks on squares and pieces become board clicks; hovering is tracked.
 
-use super::scene::SquareTile;
+use super::scene::BoardSurface;
 use crate::game::BoardClick;
-use crate::game::pieces::{OnSquare, PieceToken};
+use crate::game::pieces::{OnSquare, PieceToken, square_at};
 use crate::rules::Square;
 use bevy::prelude::*;
 
@@ -20,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Clicks bubble from a disc to its piece; the first entity that names a square answers.
 fn on_click(
     mut click: On<Pointer<Click>>,
-    tiles: Query<&SquareTile>,
+    board: Query<(), With<BoardSurface>>,
     pieces: Query<&OnSquare, With<PieceToken>>,
     mut clicks: MessageWriter<BoardClick>,
 ) {
@@ -28,11 +28,14 @@ fn on_click(
         return;
     }
     let target = click.event_target();
-    let square = tiles
-        .get(target)
-        .map(|t| t.0)
-        .or_else(|_| pieces.get(target).map(|p| p.0));
-    if let Ok(sq) = square {
+    let square = if let Ok(on) = pieces.get(target) {
+        Some(on.0)
+    } else if board.contains(target) {
+        click.event.hit.position.and_then(square_at)
+    } else {
+        None
+    };
+    if let Some(sq) = square {
         clicks.write(BoardClick(sq));
         click.propagate(false);
     }

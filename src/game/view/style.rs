@@ -48,6 +48,10 @@ struct MarkerLooks {
     warn: Handle<StandardMaterial>,
 }
 
+/// A copy of a material drawn under the table while the game starts, then removed.
+#[derive(Component)]
+struct Prewarm;
+
 /// A highlight entity; all are rebuilt when [`Highlights`] changes.
 #[derive(Component)]
 struct Marker;
@@ -55,7 +59,7 @@ struct Marker;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, setup_looks).add_systems(
         Update,
-        (dress_discs, style_pieces, place_markers)
+        (dress_discs, style_pieces, place_markers, end_prewarm)
             .chain()
             .in_set(GameSet::View),
     );
@@ -108,6 +112,7 @@ fn setup_looks(
             MeshMaterial3d(material.clone()),
             Transform::from_xyz(0.0, -3.0, 0.0),
             Pickable::IGNORE,
+            Prewarm,
         ));
     }
     commands.insert_resource(looks);
@@ -135,6 +140,7 @@ fn setup_looks(
             MeshMaterial3d(material.clone()),
             Transform::from_xyz(0.0, -3.0, 0.0),
             Pickable::IGNORE,
+            Prewarm,
         ));
     }
     commands.insert_resource(markers);
@@ -230,5 +236,14 @@ fn place_markers(
             Pickable::IGNORE,
             Marker,
         ));
+    }
+}
+
+/// Once the pipelines exist the copies under the table only cost triangles.
+fn end_prewarm(mut commands: Commands, time: Res<Time>, copies: Query<Entity, With<Prewarm>>) {
+    if time.elapsed_secs() > 8.0 {
+        for entity in &copies {
+            commands.entity(entity).despawn();
+        }
     }
 }
