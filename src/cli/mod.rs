@@ -140,7 +140,6 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-
 fn run_command(cmd: Command) -> Result<(), String> {
     match cmd {
         Command::Moves { fen } => {
@@ -173,26 +172,41 @@ fn run_command(cmd: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Fen { pdn, game, ply } => pdn_cmd::fen(&pdn, game, ply),
-        Command::Analyze { variant, fen, depth, movetime, level } => {
-            ai_cmd::analyze(variant, fen.as_deref(), depth, movetime, level)
-        }
+        Command::Analyze {
+            variant,
+            fen,
+            depth,
+            movetime,
+            level,
+        } => ai_cmd::analyze(variant, fen.as_deref(), depth, movetime, level),
         Command::Engine => ai_cmd::engine(),
-        Command::Match { white, black, games, variant, movetime, openings, pdn, jobs, seed } => {
-            ai_cmd::run_match(ai_cmd::MatchOptions {
-                white,
-                black,
-                games,
-                variant,
-                movetime,
-                openings,
-                pdn,
-                jobs,
-                seed,
-            })
-        }
+        Command::Match {
+            white,
+            black,
+            games,
+            variant,
+            movetime,
+            openings,
+            pdn,
+            jobs,
+            seed,
+        } => ai_cmd::run_match(ai_cmd::MatchOptions {
+            white,
+            black,
+            games,
+            variant,
+            movetime,
+            openings,
+            pdn,
+            jobs,
+            seed,
+        }),
         Command::Bench { depth } => ai_cmd::bench(depth),
-        Command::Demo { variant, moves, screenshot, bare } => {
-            game_cmd::demo(variant, moves, screenshot, bare)
-        }
+        Command::Demo {
+            variant,
+            moves,
+            screenshot,
+            bare,
+        } => game_cmd::demo(variant, moves, screenshot, bare),
     }
 }
