@@ -103,6 +103,20 @@ struct CaptureSearch<'a, S: CaptureSink> {
     out: &'a mut S,
 }
 
+/// Squares a king on `from` reaches along free diagonals.
+#[inline(always)]
+fn king_reach(from: u64, empty: u64) -> u64 {
+    let mut reach = 0;
+    for d in DIRS {
+        let mut t = shift(from, d) & empty;
+        while t != 0 {
+            reach |= t;
+            t = shift(t, d) & empty;
+        }
+    }
+    reach
+}
+
 #[inline(always)]
 fn sq(bit: u32) -> Square {
     // Bits come only from masks of real squares.
@@ -402,13 +416,7 @@ impl Position {
             n += (shift(men, d) & empty).count_ones() as u64;
         }
         for b in Bits(self.kings(side)) {
-            for d in DIRS {
-                let mut t = shift(1u64 << b, d) & empty;
-                while t != 0 {
-                    n += 1;
-                    t = shift(t, d) & empty;
-                }
-            }
+            n += king_reach(1u64 << b, empty).count_ones() as u64;
         }
         n
     }
