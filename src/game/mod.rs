@@ -8,6 +8,7 @@ pub mod ai;
 pub mod animation;
 pub mod demo;
 pub mod input;
+pub mod persist;
 pub mod pieces;
 pub mod rules;
 pub mod text;

@@ -168,7 +168,7 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn start_new_game(
+pub(super) fn start_new_game(
     mut requests: MessageReader<NewGame>,
     mut rules: ResMut<Rules>,
     mut status: ResMut<Status>,

@@ -11,6 +11,7 @@ pub mod ui;
 
 use super::GamePlugin;
 use super::demo::{self, DemoConfig};
+use super::persist;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy::winit::WinitSettings;
@@ -57,7 +58,9 @@ pub fn game_app() -> App {
     app.add_plugins(window_plugins())
         .insert_resource(WinitSettings::continuous())
         .add_plugins((MeshPickingPlugin, EguiPlugin::default()))
-        .add_plugins((GamePlugin, ViewPlugin));
+        .add_plugins((GamePlugin, ViewPlugin))
+        // The player's files are read and written by the windowed game only.
+        .add_plugins(persist::plugin);
     app
 }
 

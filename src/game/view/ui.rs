@@ -6,6 +6,7 @@ use super::quality::{Quality, RendererInfo};
 use crate::ai::Level;
 use crate::game::ai::AiPlayer;
 use crate::game::animation::{AnimationSpeed, Animator};
+use crate::game::persist::Persist;
 use crate::game::pieces::square_center;
 use crate::game::text::{color_name, countdown_text, move_list, outcome_text, variant_name};
 use crate::game::{AppState, GameCommand, NewGame, Player, Rules, Setup, Status};
@@ -222,6 +223,7 @@ fn new_game_panel(
     mut contexts: EguiContexts,
     state: Res<State<AppState>>,
     mut form: ResMut<NewGameForm>,
+    mut persist: Option<ResMut<Persist>>,
     mut new_games: MessageWriter<NewGame>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -231,11 +233,33 @@ fn new_game_panel(
     }
     let mut start = false;
     let mut close = false;
+    let mut resume = false;
+    let resumable = persist.as_ref().and_then(|p| p.resumable.as_ref());
+    let resumable_text = resumable.map(|saved| {
+        let against = match saved.opponent.level() {
+            Some(level) => format!("computer, level {level}"),
+            None => "second player".to_string(),
+        };
+        format!(
+            "{}, move {}, against {against}",
+            variant_name(saved.variant()),
+            saved.game.ply() / 2 + 1
+        )
+    });
     egui::Window::new("New game")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
+            if let Some(text) = &resumable_text {
+                ui.horizontal(|ui| {
+                    if ui.button("Continue").clicked() {
+                        resume = true;
+                    }
+                    ui.label(text);
+                });
+                ui.separator();
+            }
             ui.label("Variant");
             ui.horizontal(|ui| {
                 ui.radio_value(&mut form.variant, Variant::Russian, "Russian draughts");
@@ -271,7 +295,10 @@ fn new_game_panel(
                 }
             });
         });
-    if start {
+    if resume && let Some(game) = persist.as_mut().and_then(|p| p.resume()) {
+        new_games.write(game);
+        form.open = false;
+    } else if start {
         new_games.write(NewGame {
             setup: form.setup(),
             start: None,

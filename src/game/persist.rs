@@ -1,0 +1,152 @@
+//! The game in progress is saved after every change so that "Continue" brings it back.
+//!
+//! Window-only: headless tests and tools never touch the player's files. Games without a
+//! human (the demo) are neither saved nor cleared.
+
+use super::rules::{NewGame, Player, Rules, Setup, Status};
+use super::{AppState, GameSet};
+use crate::ai::Level;
+use crate::rules::{Color, Game};
+use crate::store::{Opponent, SavedGame, Store};
+use bevy::prelude::*;
+
+/// The game's files and what was found in them at start.
+#[derive(Resource, Debug)]
+pub struct Persist {
+    pub store: Store,
+    /// A saved game still going on, offered by the new-game panel.
+    pub resumable: Option<SavedGame>,
+    /// The game to put in place of the one the next [`NewGame`] starts.
+    resuming: Option<Game>,
+}
+
+impl Persist {
+    /// Starts the saved game: the panel sends the returned [`NewGame`] so that everything
+    /// reacting to a new game (camera, AI, pieces) does so, and the moves are put back here.
+    pub fn resume(&mut self) -> Option<NewGame> {
+        let saved = self.resumable.take()?;
+        let setup = setup_of(&saved);
+        self.resuming = Some(saved.game);
+        Some(NewGame { setup, start: None })
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, open_store).add_systems(
+        Update,
+        (restore, save)
+            .chain()
+            .in_set(GameSet::Rules)
+            .after(super::rules::start_new_game),
+    );
+}
+
+fn open_store(mut commands: Commands, mut status: ResMut<Status>) {
+    let store = Store::open();
+    let lang = store.load_settings().value.language;
+    let loaded = store.load_game();
+    if let Some(notice) = &loaded.notice {
+        warn!("saved game: {}", notice.details());
+        say_long(&mut status, notice.text(lang));
+    }
+    let resumable = loaded.value.filter(|s| s.game.outcome().is_none());
+    commands.insert_resource(Persist {
+        store,
+        resumable,
+        resuming: None,
+    });
+}
+
+/// A notice about a file stays longer than a game message.
+fn say_long(status: &mut Status, text: String) {
+    status.say(text);
+    status.message_ttl = 10.0;
+}
+
+/// Who plays what in a saved game, as the rules resource wants it.
+fn setup_of(saved: &SavedGame) -> Setup {
+    let (white, black) = match saved.opponent {
+        Opponent::Human => (Player::Human, Player::Human),
+        Opponent::Computer { level } => {
+            let computer = Player::Computer(Level::new(level));
+            match saved.human_colour {
+                Color::White => (Player::Human, computer),
+                Color::Black => (computer, Player::Human),
+            }
+        }
+    };
+    Setup {
+        variant: saved.variant(),
+        white,
+        black,
+    }
+}
+
+/// The saved form of a game, or `None` when no human plays it.
+fn saved_of(rules: &Rules) -> Option<SavedGame> {
+    let setup = rules.setup;
+    let opponent = match (setup.white, setup.black) {
+        (Player::Human, Player::Human) => Opponent::Human,
+        (Player::Computer(level), Player::Human) | (Player::Human, Player::Computer(level)) => {
+            Opponent::Computer {
+                level: level.number(),
+            }
+        }
+        (Player::Computer(_), Player::Computer(_)) => return None,
+    };
+    Some(SavedGame::new(rules.game.clone(), opponent, setup.viewer()))
+}
+
+/// After the new game is set up, puts the saved moves in place when it is a "Continue".
+fn restore(
+    mut new_games: MessageReader<NewGame>,
+    persist: Option<ResMut<Persist>>,
+    mut rules: ResMut<Rules>,
+) {
+    let Some(mut persist) = persist else {
+        return;
+    };
+    if new_games.read().count() == 0 {
+        return;
+    }
+    persist.resumable = None;
+    if let Some(game) = persist.resuming.take() {
+        // The pieces are rebuilt later this frame, from this game.
+        rules.game = game;
+    }
+}
+
+/// Writes the game whenever it changed: a move, undo, redo, new game, resignation or draw.
+/// A finished game is cleared, so there is nothing to continue.
+fn save(
+    rules: Res<Rules>,
+    state: Res<State<AppState>>,
+    persist: Option<Res<Persist>>,
+    mut status: ResMut<Status>,
+    mut last: Local<Option<(u64, usize, bool)>>,
+) {
+    let Some(persist) = persist else {
+        return;
+    };
+    if *state.get() != AppState::Playing {
+        return;
+    }
+    let over = rules.game.outcome().is_some();
+    let key = (rules.generation, rules.game.ply(), over);
+    if *last == Some(key) {
+        return;
+    }
+    *last = Some(key);
+    let Some(saved) = saved_of(&rules) else {
+        return;
+    };
+    let written = if over {
+        persist.store.clear_game()
+    } else {
+        persist.store.save_game(&saved)
+    };
+    if let Err(e) = written {
+        warn!("{e}");
+        status.say(format!("Could not save the game: {e}"));
+    }
+}
