@@ -7,13 +7,15 @@ use super::rules::{NewGame, Player, Rules, Setup, Status};
 use super::{AppState, GameSet};
 use crate::ai::Level;
 use crate::rules::{Color, Game};
-use crate::store::{Opponent, SavedGame, Store};
+use crate::store::{Opponent, SavedGame, Settings, Store};
 use bevy::prelude::*;
 
 /// The game's files and what was found in them at start.
 #[derive(Resource, Debug)]
 pub struct Persist {
     pub store: Store,
+    /// The settings as last loaded or saved; the view applies them at start.
+    pub settings: Settings,
     /// A saved game still going on, offered by the new-game panel.
     pub resumable: Option<SavedGame>,
     /// The game to put in place of the one the next [`NewGame`] starts.
@@ -21,6 +23,13 @@ pub struct Persist {
 }
 
 impl Persist {
+    /// Writes the settings; a failure is logged, as the game goes on without them.
+    pub fn save_settings(&self) {
+        if let Err(e) = self.store.save_settings(&self.settings) {
+            warn!("{e}");
+        }
+    }
+
     /// Starts the saved game: the panel sends the returned [`NewGame`] so that everything
     /// reacting to a new game (camera, AI, pieces) does so, and the moves are put back here.
     pub fn resume(&mut self) -> Option<NewGame> {
@@ -43,15 +52,17 @@ pub fn plugin(app: &mut App) {
 
 fn open_store(mut commands: Commands, mut status: ResMut<Status>) {
     let store = Store::open();
-    let lang = store.load_settings().value.language;
+    let settings = store.load_settings();
+    let lang = settings.value.language;
     let loaded = store.load_game();
-    if let Some(notice) = &loaded.notice {
-        warn!("saved game: {}", notice.details());
+    for notice in [&settings.notice, &loaded.notice].into_iter().flatten() {
+        warn!("{}", notice.details());
         say_long(&mut status, notice.text(lang));
     }
     let resumable = loaded.value.filter(|s| s.game.outcome().is_none());
     commands.insert_resource(Persist {
         store,
+        settings: settings.value,
         resumable,
         resuming: None,
     });

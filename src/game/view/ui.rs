@@ -11,21 +11,12 @@ use crate::game::pieces::square_center;
 use crate::game::text::{color_name, countdown_text, move_list, outcome_text, variant_name};
 use crate::game::{AppState, GameCommand, NewGame, Player, Rules, Setup, Status};
 use crate::rules::{Color as Side, Square, Variant};
+use crate::store::{
+    AnimationSpeed as SavedSpeed, ColourChoice as ColorChoice, GraphicsQuality,
+    OpponentChoice as Opponent,
+};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Opponent {
-    Computer,
-    Human,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum ColorChoice {
-    White,
-    Black,
-    Random,
-}
 
 /// The new-game panel's choices (kept between games).
 #[derive(Resource, Debug)]
@@ -81,16 +72,20 @@ impl NewGameForm {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<NewGameForm>().add_systems(
-        EguiPrimaryContextPass,
-        (
-            board_labels,
-            game_panel,
-            new_game_panel,
-            banner_and_messages,
-        )
-            .chain(),
-    );
+    app.init_resource::<NewGameForm>()
+        // After the files are read and the renderer is known (both at Startup).
+        .add_systems(PostStartup, apply_settings)
+        .add_systems(Update, remember_settings)
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                board_labels,
+                game_panel,
+                new_game_panel,
+                banner_and_messages,
+            )
+                .chain(),
+        );
 }
 
 fn player_text(player: Player) -> String {
@@ -385,4 +380,81 @@ fn board_labels(
         }
     }
     Ok(())
+}
+
+/// The saved look, speed and new-game choices take effect at start.
+fn apply_settings(
+    persist: Option<Res<Persist>>,
+    mut speed: ResMut<AnimationSpeed>,
+    mut quality: ResMut<Quality>,
+    mut form: ResMut<NewGameForm>,
+) {
+    let Some(persist) = persist else {
+        return;
+    };
+    let s = &persist.settings;
+    *speed = match s.animation_speed {
+        SavedSpeed::Off => AnimationSpeed::Off,
+        SavedSpeed::Fast => AnimationSpeed::Fast,
+        SavedSpeed::Normal => AnimationSpeed::Normal,
+        SavedSpeed::Slow => AnimationSpeed::Slow,
+    };
+    match s.graphics_quality {
+        GraphicsQuality::Low => *quality = Quality::Low,
+        GraphicsQuality::High => *quality = Quality::High,
+        // Whatever the renderer check chose.
+        GraphicsQuality::Auto => {}
+    }
+    form.variant = s.last_variant;
+    form.opponent = s.last_opponent;
+    form.level = s.last_level;
+    form.color = s.last_colour;
+}
+
+/// What the player can change that the settings keep.
+type Remembered = (AnimationSpeed, Quality, Variant, Opponent, u8, ColorChoice);
+
+/// Saves the settings when the player changes the speed, the graphics or a new-game choice.
+fn remember_settings(
+    persist: Option<ResMut<Persist>>,
+    speed: Res<AnimationSpeed>,
+    quality: Res<Quality>,
+    form: Res<NewGameForm>,
+    mut last: Local<Option<Remembered>>,
+) {
+    let Some(mut persist) = persist else {
+        return;
+    };
+    let key = (
+        *speed,
+        *quality,
+        form.variant,
+        form.opponent,
+        form.level,
+        form.color,
+    );
+    let Some(before) = last.replace(key) else {
+        return;
+    };
+    if before == key {
+        return;
+    }
+    let s = &mut persist.settings;
+    s.animation_speed = match *speed {
+        AnimationSpeed::Off => SavedSpeed::Off,
+        AnimationSpeed::Fast => SavedSpeed::Fast,
+        AnimationSpeed::Normal => SavedSpeed::Normal,
+        AnimationSpeed::Slow => SavedSpeed::Slow,
+    };
+    if before.1 != key.1 {
+        s.graphics_quality = match *quality {
+            Quality::Low => GraphicsQuality::Low,
+            Quality::High => GraphicsQuality::High,
+        };
+    }
+    s.last_variant = form.variant;
+    s.last_opponent = form.opponent;
+    s.last_level = form.level;
+    s.last_colour = form.color;
+    persist.save_settings();
 }
