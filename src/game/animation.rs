@@ -48,6 +48,21 @@ impl AnimationSpeed {
     }
 }
 
+/// Moments the player may hear: the end of each step of a move, and a refused click.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    /// A quiet move's piece lands.
+    Placed,
+    /// A capturing piece lands after one hop.
+    Hop,
+    /// A taken piece leaves the board.
+    Removed,
+    /// The second disc lands on a new king.
+    Crowned,
+    /// A click on the board was refused.
+    Refused,
+}
+
 /// Seconds per step at normal speed.
 const SLIDE_SECS: f32 = 0.35;
 const HOP_SECS: f32 = 0.42;
@@ -116,6 +131,7 @@ impl Animator {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Animator>()
         .init_resource::<AnimationSpeed>()
+        .add_message::<Cue>()
         .add_systems(Update, animate.in_set(GameSet::Animate))
         .add_systems(Update, reconcile.in_set(GameSet::View));
 }
@@ -131,6 +147,7 @@ pub(super) fn animate(
     mut committed: MessageReader<MoveCommitted>,
     mut animator: ResMut<Animator>,
     mut rebuild: MessageWriter<RebuildPieces>,
+    mut cues: MessageWriter<Cue>,
     speed: Res<AnimationSpeed>,
     time: Res<Time>,
     pieces: Query<(Entity, &OnSquare, &PieceToken)>,
@@ -174,15 +191,19 @@ pub(super) fn animate(
         if budget >= remaining {
             budget -= remaining;
             pose(step, 1.0, &mut transforms, &mut visibility, active.mover);
-            match step {
+            let cue = match step {
                 Step::Hop { taken, .. } => {
                     commands.entity(taken).try_insert(Taken);
+                    Cue::Hop
                 }
                 Step::Remove { piece, .. } => {
                     commands.entity(piece).try_despawn();
+                    Cue::Removed
                 }
-                Step::Slide { .. } | Step::Crown { .. } => {}
-            }
+                Step::Slide { .. } => Cue::Placed,
+                Step::Crown { .. } => Cue::Crowned,
+            };
+            cues.write(cue);
             active.index += 1;
             active.elapsed = 0.0;
         } else {

@@ -3,7 +3,7 @@
 //! Clicks arrive as [`BoardClick`] messages (from mesh picking in the window, or from tests);
 //! only a complete legal move leaves this module, as [`PlayMove`].
 
-use super::animation::Animator;
+use super::animation::{Animator, Cue};
 use super::rules::{PlayMove, RebuildPieces, Rules, Status};
 use super::{AppState, GameSet};
 use crate::rules::{Move, Square};
@@ -142,6 +142,7 @@ fn handle_clicks(
     mut highlights: ResMut<Highlights>,
     mut status: ResMut<Status>,
     mut play: MessageWriter<PlayMove>,
+    mut cues: MessageWriter<Cue>,
     rules: Res<Rules>,
     animator: Res<Animator>,
     mut rebuilds: MessageReader<RebuildPieces>,
@@ -159,6 +160,7 @@ fn handle_clicks(
         if !rules.human_to_move() {
             if rules.game.outcome().is_none() {
                 status.say("Wait for the computer's move");
+                cues.write(Cue::Refused);
             }
             continue;
         }
@@ -179,9 +181,13 @@ fn handle_clicks(
                 // Only one move per frame: the rules must see it before the next click.
                 break;
             }
-            ClickResult::Refuse(why) => status.say(why),
+            ClickResult::Refuse(why) => {
+                status.say(why);
+                cues.write(Cue::Refused);
+            }
             ClickResult::MustCapture => {
                 highlights.warn_capture = true;
+                cues.write(Cue::Refused);
                 status.say("Capture is compulsory: one of the marked pieces must take");
             }
         }

@@ -16,7 +16,7 @@ pub mod view;
 
 use bevy::prelude::*;
 
-pub use animation::{AnimationSpeed, Animator};
+pub use animation::{AnimationSpeed, Animator, Cue};
 pub use input::{BoardClick, CancelSelection, Highlights, Selection};
 pub use pieces::{Disc, OnSquare, PieceToken, Taken};
 pub use rules::{GameCommand, MoveCommitted, NewGame, PlayMove, Player, Rules, Setup, Status};

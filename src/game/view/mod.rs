@@ -6,6 +6,7 @@ pub mod meshes;
 pub mod picking;
 pub mod quality;
 pub mod scene;
+pub mod sound;
 pub mod style;
 pub mod ui;
 
@@ -35,8 +36,8 @@ impl Plugin for ViewPlugin {
             picking::plugin,
             ui::plugin,
         ));
-        // Sound design comes later; the plugin is there so a missing device only warns.
-        app.add_plugins(AudioPlugin);
+        // Without an audio device kira only warns and the sounds are silent.
+        app.add_plugins((AudioPlugin, sound::plugin));
     }
 }
 
