@@ -8,8 +8,8 @@ use bevy::time::TimeUpdateStrategy;
 use shashki::ai::Level;
 use shashki::game::pieces::pieces_of;
 use shashki::game::{
-    Animator, BoardClick, Disc, GameCommand, GamePlugin, NewGame, OnSquare, PieceToken, Player,
-    Rules, Selection, Setup, Status, Taken,
+    Animator, BoardClick, Cue, Disc, GameCommand, GamePlugin, NewGame, OnSquare, PieceToken,
+    Player, Rules, Selection, Setup, Status, Taken,
 };
 use shashki::rules::{Color as Side, Game, Position, Square, Variant};
 use std::time::Duration;
@@ -359,4 +359,36 @@ fn russian_banner_names_the_winner() {
         .clone()
         .expect("a banner");
     assert_eq!(banner, "White has no pieces left: Black wins");
+}
+
+/// The cues heard so far, in order.
+#[derive(Resource, Default)]
+struct Heard(Vec<Cue>);
+
+fn listen(mut cues: MessageReader<Cue>, mut heard: ResMut<Heard>) {
+    heard.0.extend(cues.read().copied());
+}
+
+#[test]
+fn cues_follow_the_steps_of_the_animation() {
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc3:Bd4,f6,h8"));
+    app.init_resource::<Heard>().add_systems(Last, listen);
+    click(&mut app, "c3");
+    click(&mut app, "d2");
+    click(&mut app, "e5");
+    click(&mut app, "g7");
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Heard>().0,
+        vec![Cue::Refused, Cue::Hop, Cue::Hop, Cue::Removed, Cue::Removed]
+    );
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc7:Bh2"));
+    app.init_resource::<Heard>().add_systems(Last, listen);
+    click(&mut app, "c7");
+    click(&mut app, "d8");
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Heard>().0,
+        vec![Cue::Placed, Cue::Crowned]
+    );
 }
