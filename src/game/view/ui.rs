@@ -111,6 +111,7 @@ fn game_panel(
     mut speed: ResMut<AnimationSpeed>,
     mut quality: ResMut<Quality>,
     mut form: ResMut<NewGameForm>,
+    mut persist: Option<ResMut<Persist>>,
     mut commands: MessageWriter<GameCommand>,
     mut flips: MessageWriter<FlipView>,
 ) -> Result {
@@ -207,6 +208,26 @@ fn game_panel(
                 ui.selectable_value(&mut *quality, Quality::Low, "Low");
                 ui.selectable_value(&mut *quality, Quality::High, "High");
             });
+            if let Some(persist) = persist.as_mut() {
+                let settings = &mut persist.settings;
+                let mut changed = false;
+                ui.horizontal(|ui| {
+                    let mut sound_on = !settings.muted;
+                    if ui.checkbox(&mut sound_on, "Sound").changed() {
+                        settings.muted = !sound_on;
+                        changed = true;
+                    }
+                    let slider = ui.add_enabled(
+                        sound_on,
+                        egui::Slider::new(&mut settings.volume, 0.0..=1.0).show_value(false),
+                    );
+                    // Written once the handle is let go, not on every frame of a drag.
+                    changed |= slider.drag_stopped() || (slider.changed() && !slider.dragged());
+                });
+                if changed {
+                    persist.save_settings();
+                }
+            }
             if info.software {
                 ui.small(format!("Software renderer: {}", info.adapter));
             }
