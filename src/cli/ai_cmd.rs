@@ -18,15 +18,31 @@ use std::time::{Duration, Instant};
 /// Stack size of search threads: each ply of the search keeps a move list on the stack.
 const SEARCH_STACK: usize = 32 << 20;
 
+#[derive(clap::Args, Debug)]
 pub struct MatchOptions {
+    /// `level:L`, `depth:D`, `nodes:N` or `engine:COMMAND`.
+    #[arg(long)]
     pub white: String,
+    #[arg(long)]
     pub black: String,
+    #[arg(long, default_value_t = 2)]
     pub games: u32,
+    #[arg(long, default_value = "russian")]
     pub variant: Variant,
+    /// Time per move in milliseconds (a cap on top of the players' own limits).
+    #[arg(long)]
     pub movetime: Option<u64>,
+    /// Random opening plies shared by each pair of games.
+    #[arg(long, default_value_t = 0)]
     pub openings: u32,
+    /// Write every game to this PDN file.
+    #[arg(long)]
     pub pdn: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Seed for the openings and the levels' choices.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 

@@ -62,32 +62,7 @@ pub enum Command {
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
     /// Play AI-against-AI games and report the score.
-    Match {
-        /// `level:L`, `depth:D`, `nodes:N` or `engine:COMMAND`.
-        #[arg(long)]
-        white: String,
-        #[arg(long)]
-        black: String,
-        #[arg(long, default_value_t = 2)]
-        games: u32,
-        #[arg(long, default_value = "russian")]
-        variant: Variant,
-        /// Time per move in milliseconds (a cap on top of the players' own limits).
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Random opening plies shared by each pair of games.
-        #[arg(long, default_value_t = 0)]
-        openings: u32,
-        /// Write every game to this PDN file.
-        #[arg(long)]
-        pdn: Option<String>,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        /// Seed for the openings and the levels' choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Match(ai_cmd::MatchOptions),
     /// Fixed-depth search over fixed positions: `bench nodes N ms T nps R`.
     Bench {
         #[arg(long)]
@@ -180,27 +155,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
             level,
         } => ai_cmd::analyze(variant, fen.as_deref(), depth, movetime, level),
         Command::Engine => ai_cmd::engine(),
-        Command::Match {
-            white,
-            black,
-            games,
-            variant,
-            movetime,
-            openings,
-            pdn,
-            jobs,
-            seed,
-        } => ai_cmd::run_match(ai_cmd::MatchOptions {
-            white,
-            black,
-            games,
-            variant,
-            movetime,
-            openings,
-            pdn,
-            jobs,
-            seed,
-        }),
+        Command::Match(opts) => ai_cmd::run_match(opts),
         Command::Bench { depth } => ai_cmd::bench(depth),
         Command::Demo {
             variant,

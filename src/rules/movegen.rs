@@ -364,24 +364,11 @@ impl Position {
 
     /// Quiet moves (only legal when there is no capture).
     pub fn generate_quiet(&self, list: &mut MoveList) {
-        let side = self.side;
-        let empty = self.empty_squares();
-        let men = self.men(side);
-        let promo = side.promotion_rank();
-        for d in Self::forward_dirs(side) {
-            for to in Bits(shift(men, d) & empty) {
-                let from = (to as i32 - d) as u32;
-                let _ = list.try_push(Move::quiet(sq(from), sq(to), (1u64 << to) & promo != 0));
-            }
-        }
-        for b in Bits(self.kings(side)) {
-            for d in DIRS {
-                let mut t = shift(1u64 << b, d) & empty;
-                while t != 0 {
-                    let _ = list.try_push(Move::quiet(sq(b), sq(t.trailing_zeros()), false));
-                    t = shift(t, d) & empty;
-                }
-            }
+        let mut keys = KeyList::new();
+        self.quiet_keys_into(&mut keys);
+        for k in &keys {
+            let (from, to) = (sq(k.from.trailing_zeros()), sq(k.to.trailing_zeros()));
+            let _ = list.try_push(Move::quiet(from, to, k.promotes));
         }
     }
 
@@ -428,6 +415,11 @@ impl Position {
         if !list.is_empty() {
             return;
         }
+        self.quiet_keys_into(list);
+    }
+
+    /// Quiet moves in compact form: men first, then kings, direction by direction.
+    fn quiet_keys_into(&self, list: &mut KeyList) {
         let side = self.side;
         let empty = self.empty_squares();
         let men = self.men(side);

@@ -9,6 +9,7 @@
 //! `SHASHKI_FUZZ_INPUTS` sets the count and `SHASHKI_FUZZ_SEED` the seed (a failure prints
 //! the input and the seed that produced it).
 
+use crate::pdn_files;
 use shashki::rules::pdn::{decode_pdn_bytes, read_pdn, write_pdn};
 use shashki::rules::{Game, Position, Variant};
 use shashki::store::{Opponent, SavedGame, Settings};
@@ -196,23 +197,6 @@ fn pdn_records(text: &str) -> Vec<String> {
         records.push(current);
     }
     records
-}
-
-fn pdn_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            pdn_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-        {
-            out.push(path);
-        }
-    }
 }
 
 fn corpus() -> Corpus {

@@ -1,28 +1,12 @@
 //! PDN and FEN: real games, round trips and broken inputs.
 
+use crate::pdn_files;
 use proptest::prelude::*;
 use shashki::rules::pdn::{
     PdnError, PdnGame, decode_pdn_bytes, read_pdn, read_pdn_file, write_pdn, write_pdn_games,
 };
 use shashki::rules::{Color, Game, Outcome, Piece, PieceKind, Position, Square, Variant};
-use std::path::{Path, PathBuf};
-
-fn pdn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            pdn_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-        {
-            out.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 /// Every position of a game, start first.
 fn positions(game: &Game) -> Vec<Position> {
