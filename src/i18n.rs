@@ -5,7 +5,7 @@
 //! Russian needs other word forms than a simple substitution gives.
 
 use crate::rules::game::{Countdown, WinReason};
-use crate::rules::{Color, DrawRule, Outcome, Variant};
+use crate::rules::{Color, DrawRule, Outcome, PositionError, Variant};
 use serde::{Deserialize, Serialize};
 
 /// The language of the interface.
@@ -111,6 +111,12 @@ texts! {
     Accept => "Accept", "Принять";
     Decline => "Decline", "Отклонить";
 
+    MenuFiles => "Game record", "Запись партии";
+    Confirm => "Please confirm", "Подтвердите";
+    MoveWord => "move", "ход";
+    Clipboard => "Clipboard", "Буфер обмена";
+    ChooseGameTitle => "Choose a game", "Выберите партию";
+
     // The new-game form.
     Variant => "Variant", "Вариант";
     RussianDraughts => "Russian draughts", "Русские шашки";
@@ -168,6 +174,9 @@ texts! {
     EditorBlackMan => "Black man", "Чёрная шашка";
     EditorBlackKing => "Black king", "Чёрная дамка";
     EditorEraser => "Eraser", "Ластик";
+    EditorNeedsBothSides => "Each side needs at least one piece", "У каждой стороны должна быть хотя бы одна шашка";
+    EditorSideToMove => "Side to move", "Чей ход";
+    EditorHelp => "Click a square to put the chosen piece there; click it again to take it off", "Щёлкните поле, чтобы поставить выбранную шашку; щёлкните ещё раз, чтобы убрать";
     PlayFromHere => "Play from this position", "Играть с этой позиции";
     Review => "Review", "Разбор партии";
     ReviewFirst => "To the start", "В начало";
@@ -187,6 +196,15 @@ texts! {
     NotALandingSquare => "Not a landing square of this capture", "Это поле не входит в путь взятия";
     NotALegalMove => "Not a legal move", "Так ходить нельзя";
     WaitForComputer => "Wait for the computer's move", "Дождитесь хода компьютера";
+    HintNotNow => "A hint is given when it is your move", "Подсказка даётся, когда ваш ход";
+    HintThinking => "Looking for the best move…", "Ищу лучший ход…";
+    EvalWhiteBetter => "White stands better", "У белых лучше";
+    EvalBlackBetter => "Black stands better", "У чёрных лучше";
+    EvalEqual => "Equal", "Равно";
+    ReviewComputerTurn => "The computer moves here: step on, or press \"Continue from here\"", "Здесь ходит компьютер: листайте дальше или нажмите «Продолжить отсюда»";
+    ContinueHere => "Continue from here", "Продолжить отсюда";
+    ConfirmBranch => "Play from here? The moves after this point will be dropped.", "Играть отсюда? Ходы после этого места будут удалены.";
+    Reviewing => "Reviewing the game", "Просмотр партии";
     NothingToUndo => "Nothing to take back", "Нечего отменять";
     NothingToRedo => "Nothing to replay", "Нечего возвращать";
     DrawDeclined => "The computer declines the draw", "Компьютер отклоняет ничью";
@@ -206,7 +224,12 @@ texts! {
     KeysFlip => "F: flip the board", "F: перевернуть доску";
     KeysUndo => "Ctrl+Z: undo; Ctrl+Y: redo", "Ctrl+Z: отменить ход; Ctrl+Y: вернуть ход";
     KeysHint => "H: hint", "H: подсказка";
-    KeysHelp => "F1: this help", "F1: эта справка";
+    KeysHelp => "F1: this help; Esc: close a window or open the new-game menu", "F1: эта справка; Esc: закрыть окно или открыть меню новой игры";
+    KeysNewGame => "N: new game", "N: новая игра";
+    KeysReview => "Left and right arrows, Home, End: step through the moves; a click on a move goes there", "Стрелки влево и вправо, Home, End: листать ходы; щелчок по ходу переходит к нему";
+    DiagramManCaptures => "A man takes two pieces in one move, c3:e5:g7", "Простая бьёт две шашки за один ход: c3:e5:g7";
+    DiagramKingCaptures => "A king takes from afar and must stop on e5, from where it can take again: a1:e5:g3", "Дамка бьёт издалека и должна встать на e5, откуда можно бить дальше: a1:e5:g3";
+    DiagramGiveaway => "Поддавки: White offers a man with e3-f4, and Black must take it", "Поддавки: белые подставляют шашку ходом e3-f4, и чёрные обязаны её взять";
 
     // The rules pages.
     RulesRussianTitle => "Russian draughts", "Русские шашки";
@@ -424,5 +447,37 @@ pub fn save_failed(lang: Lang, error: &str) -> String {
     match lang {
         Lang::En => format!("Could not save the game: {error}"),
         Lang::Ru => format!("Не удалось сохранить партию: {error}"),
+    }
+}
+
+/// Why the rules engine refuses a position, for the position editor.
+pub fn position_error(lang: Lang, error: &PositionError) -> String {
+    match (lang, error) {
+        (Lang::En, e) => {
+            let text = e.to_string();
+            let mut chars = text.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect())
+                .unwrap_or_default()
+        }
+        (Lang::Ru, PositionError::Overlap(sq)) => {
+            format!("На поле {sq} стоят и белая, и чёрная шашка")
+        }
+        (Lang::Ru, PositionError::TooManyPieces(color, n)) => {
+            let who = match color {
+                Color::White => "белых",
+                Color::Black => "чёрных",
+            };
+            format!("У {who} {n} шашек; больше 12 быть не может")
+        }
+        (Lang::Ru, PositionError::WhiteManOnLastRow(sq)) => {
+            format!("Белая простая на {sq} стоит на последнем ряду: там она была бы дамкой")
+        }
+        (Lang::Ru, PositionError::BlackManOnLastRow(sq)) => {
+            format!("Чёрная простая на {sq} стоит на последнем ряду: там она была бы дамкой")
+        }
+        (Lang::Ru, PositionError::OffBoard) => "Шашка вне тёмных полей доски".to_string(),
+        (Lang::Ru, PositionError::KingWithoutPiece) => "Отметка дамки на пустом поле".to_string(),
     }
 }

@@ -8,9 +8,10 @@ use bevy::time::TimeUpdateStrategy;
 use shashki::ai::Level;
 use shashki::game::pieces::pieces_of;
 use shashki::game::{
-    Animator, BoardClick, Cue, Disc, GameCommand, GamePlugin, NewGame, OnSquare, PieceToken,
-    Player, Rules, Selection, Setup, Status, Taken,
+    Animator, BoardClick, Cue, Disc, GameCommand, GamePlugin, NewGame, Note, OnSquare, PieceToken,
+    Player, Rules, Selection, Setup, Start, Status, Taken,
 };
+use shashki::i18n::{Lang, Text};
 use shashki::rules::{Color as Side, Game, Position, Square, Variant};
 use std::time::Duration;
 
@@ -29,7 +30,10 @@ fn app_with(setup: Setup, fen: Option<&str>) -> App {
     app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
     app.update();
-    let start = fen.map(|f| Position::from_fen(f).expect("test FEN"));
+    let start = match fen {
+        Some(f) => Start::Position(Position::from_fen(f).expect("test FEN")),
+        None => Start::Initial,
+    };
     app.world_mut().write_message(NewGame { setup, start });
     frames(&mut app, 3);
     app
@@ -174,7 +178,8 @@ fn illegal_clicks_are_refused_with_a_message() {
     click(&mut app, "a1");
     assert_eq!(app.world().resource::<Selection>().from, None);
     let message = app.world().resource::<Status>().message.clone().unwrap();
-    assert!(message.contains("compulsory"), "{message}");
+    assert_eq!(message, Note::Text(Text::CaptureCompulsory));
+    assert!(message.text(Lang::En).contains("compulsory"));
 }
 
 #[test]

@@ -43,8 +43,7 @@ fn a_saved_game_continues_and_a_finished_one_is_cleared() {
         white: Player::Computer(Level::new(2)),
         black: Player::Human,
     };
-    app.world_mut()
-        .write_message(NewGame { setup, start: None });
+    app.world_mut().write_message(NewGame::fresh(setup));
     frames(&mut app, 3);
     // White is the computer; its first move is saved, then the human is to move.
     for _ in 0..500 {

@@ -36,7 +36,7 @@ pub fn demo(
         black: Player::Computer(Level::new(2)),
     };
     let config = DemoConfig {
-        new_game: NewGame { setup, start: None },
+        new_game: NewGame::fresh(setup),
         moves,
         screenshot,
     };

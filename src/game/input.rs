@@ -3,9 +3,11 @@
 //! Clicks arrive as [`BoardClick`] messages (from mesh picking in the window, or from tests);
 //! only a complete legal move leaves this module, as [`PlayMove`].
 
+use super::analysis::Analysis;
 use super::animation::{Animator, Cue};
 use super::rules::{PlayMove, RebuildPieces, Rules, Status};
 use super::{AppState, GameSet};
+use crate::i18n::Text;
 use crate::rules::{Move, Square};
 use bevy::prelude::*;
 
@@ -40,6 +42,8 @@ pub struct Highlights {
     pub route: Vec<Square>,
     /// Set when the player tried a piece that may not move because another must capture.
     pub warn_capture: bool,
+    /// The hinted move: its piece, then every landing square.
+    pub hint: Vec<Square>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -62,7 +66,7 @@ enum ClickResult {
     Deselect,
     Extend(Square),
     Play(Move),
-    Refuse(&'static str),
+    Refuse(Text),
     MustCapture,
 }
 
@@ -79,9 +83,9 @@ fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> C
         } else if own && capture_due {
             ClickResult::MustCapture
         } else if own {
-            ClickResult::Refuse("This piece cannot move")
+            ClickResult::Refuse(Text::PieceCannotMove)
         } else {
-            ClickResult::Refuse("Choose one of your pieces that can move")
+            ClickResult::Refuse(Text::ChooseMovablePiece)
         };
     };
     if sq == from && selection.hops.is_empty() {
@@ -122,15 +126,15 @@ fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> C
         return ClickResult::Extend(sq);
     }
     if ending.len() > 1 {
-        return ClickResult::Refuse("Several routes end there: click each landing square in turn");
+        return ClickResult::Refuse(Text::SeveralRoutes);
     }
     if own && capture_due && !movable {
         return ClickResult::MustCapture;
     }
     if capture_due {
-        ClickResult::Refuse("Not a landing square of this capture")
+        ClickResult::Refuse(Text::NotALandingSquare)
     } else {
-        ClickResult::Refuse("Not a legal move")
+        ClickResult::Refuse(Text::NotALegalMove)
     }
 }
 
@@ -158,8 +162,11 @@ fn handle_clicks(
             continue;
         }
         if !rules.human_to_move() {
-            if rules.game.outcome().is_none() {
-                status.say("Wait for the computer's move");
+            if rules.in_review() {
+                status.say(Text::ReviewComputerTurn);
+                cues.write(Cue::Refused);
+            } else if rules.game.outcome().is_none() {
+                status.say(Text::WaitForComputer);
                 cues.write(Cue::Refused);
             }
             continue;
@@ -188,7 +195,7 @@ fn handle_clicks(
             ClickResult::MustCapture => {
                 highlights.warn_capture = true;
                 cues.write(Cue::Refused);
-                status.say("Capture is compulsory: one of the marked pieces must take");
+                status.say(Text::CaptureCompulsory);
             }
         }
     }
@@ -198,6 +205,7 @@ fn update_highlights(
     rules: Res<Rules>,
     selection: Res<Selection>,
     animator: Res<Animator>,
+    analysis: Res<Analysis>,
     mut highlights: ResMut<Highlights>,
 ) {
     let game = &rules.game;
@@ -215,6 +223,11 @@ fn update_highlights(
         next.movable.dedup();
         if legal.first().is_some_and(Move::is_capture) {
             next.must_capture = next.movable.clone();
+        }
+        if let Some(hint) = analysis.hint {
+            next.hint = std::iter::once(hint.from())
+                .chain(hint.path().iter().copied())
+                .collect();
         }
         if let Some(from) = selection.from {
             next.selected = Some(from);

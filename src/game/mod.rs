@@ -5,11 +5,14 @@
 //! picking, camera, egui panels and audio for the real window.
 
 pub mod ai;
+pub mod analysis;
 pub mod animation;
 pub mod demo;
+pub mod editor;
 pub mod input;
 pub mod persist;
 pub mod pieces;
+pub mod records;
 pub mod rules;
 pub mod text;
 pub mod view;
@@ -19,7 +22,10 @@ use bevy::prelude::*;
 pub use animation::{AnimationSpeed, Animator, Cue};
 pub use input::{BoardClick, CancelSelection, Highlights, Selection};
 pub use pieces::{Disc, OnSquare, PieceToken, Taken};
-pub use rules::{GameCommand, MoveCommitted, NewGame, PlayMove, Player, Rules, Setup, Status};
+pub use rules::{
+    Branch, GameCommand, Language, MoveCommitted, NewGame, Note, PlayMove, Player, Rules, Setup,
+    Start, Status,
+};
 
 /// Top-level flow: the new-game panel before the first game, then play.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -29,6 +35,8 @@ pub enum AppState {
     Setup,
     /// A game is on (or just ended; the banner shows the result).
     Playing,
+    /// The position editor is open: clicks place and remove pieces.
+    Editing,
 }
 
 /// The order of the frame: input is read, the rules change, the AI is polled, entities
@@ -67,6 +75,8 @@ impl Plugin for GamePlugin {
             rules::plugin,
             input::plugin,
             ai::plugin,
+            analysis::plugin,
+            editor::plugin,
             pieces::plugin,
             animation::plugin,
         ));

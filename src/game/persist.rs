@@ -3,10 +3,10 @@
 //! Window-only: headless tests and tools never touch the player's files. Games without a
 //! human (the demo) are neither saved nor cleared.
 
-use super::rules::{NewGame, Player, Rules, Setup, Status};
+use super::rules::{Language, NewGame, Player, Rules, Setup, Start, Status};
 use super::{AppState, GameSet};
 use crate::ai::Level;
-use crate::rules::{Color, Game};
+use crate::rules::Color;
 use crate::store::{Opponent, SavedGame, Settings, Store};
 use bevy::prelude::*;
 
@@ -18,8 +18,6 @@ pub struct Persist {
     pub settings: Settings,
     /// A saved game still going on, offered by the new-game panel.
     pub resumable: Option<SavedGame>,
-    /// The game to put in place of the one the next [`NewGame`] starts.
-    resuming: Option<Game>,
 }
 
 impl Persist {
@@ -31,12 +29,14 @@ impl Persist {
     }
 
     /// Starts the saved game: the panel sends the returned [`NewGame`] so that everything
-    /// reacting to a new game (camera, AI, pieces) does so, and the moves are put back here.
+    /// reacting to a new game (camera, AI, pieces) does so.
     pub fn resume(&mut self) -> Option<NewGame> {
         let saved = self.resumable.take()?;
         let setup = setup_of(&saved);
-        self.resuming = Some(saved.game);
-        Some(NewGame { setup, start: None })
+        Some(NewGame {
+            setup,
+            start: Start::Game(Box::new(saved.game)),
+        })
     }
 }
 
@@ -50,10 +50,11 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-fn open_store(mut commands: Commands, mut status: ResMut<Status>) {
+fn open_store(mut commands: Commands, mut status: ResMut<Status>, mut language: ResMut<Language>) {
     let store = Store::open();
     let settings = store.load_settings();
     let lang = settings.value.language;
+    language.0 = lang;
     let loaded = store.load_game();
     for notice in [&settings.notice, &loaded.notice].into_iter().flatten() {
         warn!("{}", notice.details());
@@ -64,7 +65,6 @@ fn open_store(mut commands: Commands, mut status: ResMut<Status>) {
         store,
         settings: settings.value,
         resumable,
-        resuming: None,
     });
 }
 
@@ -108,22 +108,13 @@ fn saved_of(rules: &Rules) -> Option<SavedGame> {
     Some(SavedGame::new(rules.game.clone(), opponent, setup.viewer()))
 }
 
-/// After the new game is set up, puts the saved moves in place when it is a "Continue".
-fn restore(
-    mut new_games: MessageReader<NewGame>,
-    persist: Option<ResMut<Persist>>,
-    mut rules: ResMut<Rules>,
-) {
+/// Once a new game starts (the saved one or another), there is nothing left to continue.
+fn restore(mut new_games: MessageReader<NewGame>, persist: Option<ResMut<Persist>>) {
     let Some(mut persist) = persist else {
         return;
     };
-    if new_games.read().count() == 0 {
-        return;
-    }
-    persist.resumable = None;
-    if let Some(game) = persist.resuming.take() {
-        // The pieces are rebuilt later this frame, from this game.
-        rules.game = game;
+    if new_games.read().count() > 0 {
+        persist.resumable = None;
     }
 }
 
@@ -134,6 +125,7 @@ fn save(
     state: Res<State<AppState>>,
     persist: Option<Res<Persist>>,
     mut status: ResMut<Status>,
+    language: Res<Language>,
     mut last: Local<Option<(u64, usize, bool)>>,
 ) {
     let Some(persist) = persist else {
@@ -158,6 +150,6 @@ fn save(
     };
     if let Err(e) = written {
         warn!("{e}");
-        status.say(format!("Could not save the game: {e}"));
+        status.say(crate::i18n::save_failed(language.0, &e.to_string()));
     }
 }

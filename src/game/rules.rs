@@ -3,8 +3,8 @@
 use super::AppState;
 use super::GameSet;
 use super::animation::Animator;
-use super::text;
 use crate::ai::{Level, accepts_draw};
+use crate::i18n::{self, Lang, Text};
 use crate::rules::{Color, Game, Move, Position, Variant};
 use bevy::prelude::*;
 
@@ -72,6 +72,21 @@ pub struct Rules {
     /// Bumped whenever the game changes other than by a move (new game, undo, redo), so a
     /// search started before is discarded.
     pub generation: u64,
+    /// The player is stepping through the moves: the computer waits, and a move that
+    /// differs from the recorded one needs a confirmation before the tail is dropped.
+    pub reviewing: bool,
+    /// A change that would drop the moves after the reviewed point, waiting for the
+    /// player's confirmation.
+    pub pending_branch: Option<Branch>,
+}
+
+/// What replaces the moves after the reviewed point once the player confirms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Branch {
+    /// A human move different from the recorded one.
+    Move(Move),
+    /// The computer takes over from here (it is its turn).
+    ContinueHere,
 }
 
 impl Default for Rules {
@@ -80,6 +95,8 @@ impl Default for Rules {
             game: Game::new(Variant::Russian),
             setup: Setup::default(),
             generation: 0,
+            reviewing: false,
+            pending_branch: None,
         }
     }
 }
@@ -87,12 +104,30 @@ impl Default for Rules {
 impl Rules {
     /// True when a human is to move in a game still going on.
     pub fn human_to_move(&self) -> bool {
-        self.game.outcome().is_none() && self.setup.is_human(self.game.side_to_move())
+        self.game.outcome().is_none()
+            && self.setup.is_human(self.game.side_to_move())
+            && self.pending_branch.is_none()
     }
 
-    /// The level of the computer to move, if a computer is to move in a game still going on.
+    /// True when the side to move is played by the computer (whether or not it may move now).
+    pub fn computer_side_to_move(&self) -> bool {
+        !self.setup.is_human(self.game.side_to_move())
+    }
+
+    /// True while the player looks at an earlier point of the game with moves after it.
+    pub fn in_review(&self) -> bool {
+        self.reviewing && self.game.can_redo()
+    }
+
+    /// Plies played and recorded after the current point: the whole game's length.
+    pub fn total_plies(&self) -> usize {
+        self.game.ply() + self.game.redo_moves().len()
+    }
+
+    /// The level of the computer to move, if a computer is to move in a game still going on
+    /// (and the player is not reviewing the moves).
     pub fn computer_to_move(&self) -> Option<Level> {
-        if self.game.outcome().is_some() {
+        if self.game.outcome().is_some() || self.in_review() {
             return None;
         }
         match self.setup.player(self.game.side_to_move()) {
@@ -102,11 +137,33 @@ impl Rules {
     }
 }
 
-/// Start a new game (optionally from a set-up position), abandoning the current one.
+/// Start a new game, abandoning the current one.
 #[derive(Message, Debug, Clone)]
 pub struct NewGame {
     pub setup: Setup,
-    pub start: Option<Position>,
+    pub start: Start,
+}
+
+/// Where a new game starts.
+#[derive(Debug, Clone, Default)]
+pub enum Start {
+    /// The usual start position.
+    #[default]
+    Initial,
+    /// A set-up position (from the editor or a pasted FEN).
+    Position(Position),
+    /// A game with its moves (a saved game or one opened from PDN); play goes on from
+    /// its last position.
+    Game(Box<Game>),
+}
+
+impl NewGame {
+    pub fn fresh(setup: Setup) -> NewGame {
+        NewGame {
+            setup,
+            start: Start::Initial,
+        }
+    }
 }
 
 /// A complete move chosen by a human or the computer; the rules check it.
@@ -129,6 +186,52 @@ pub enum GameCommand {
     /// The human (in a two-human game, the side to move) resigns.
     Resign,
     OfferDraw,
+    /// Review: one move back (arrow left).
+    StepBack,
+    /// Review: the next recorded move, animated (arrow right).
+    StepForward,
+    /// Review: straight to the position after `ply` plies (clicking a move, first/last).
+    GoTo(usize),
+    /// Review, at the computer's turn: drop the later moves and let it play from here
+    /// (asks for confirmation first).
+    ContinueHere,
+    /// The player confirmed the pending branch.
+    ConfirmBranch,
+    /// The player kept the recorded moves.
+    CancelBranch,
+}
+
+/// The language the player reads, from the settings; switchable while the game runs.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Language(pub Lang);
+
+/// A short message for the player: a fixed text (shown in the language of the moment)
+/// or one already written out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    Text(Text),
+    Plain(String),
+}
+
+impl Note {
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Note::Text(text) => i18n::tr(lang, *text).to_string(),
+            Note::Plain(text) => text.clone(),
+        }
+    }
+}
+
+impl From<Text> for Note {
+    fn from(text: Text) -> Note {
+        Note::Text(text)
+    }
+}
+
+impl From<String> for Note {
+    fn from(text: String) -> Note {
+        Note::Plain(text)
+    }
 }
 
 /// What the player is told: the end banner and a short-lived message.
@@ -136,14 +239,14 @@ pub enum GameCommand {
 pub struct Status {
     /// Result and reason in player words, once the game is over and the last move shown.
     pub banner: Option<String>,
-    pub message: Option<String>,
+    pub message: Option<Note>,
     /// Seconds the message stays.
     pub message_ttl: f32,
 }
 
 impl Status {
-    pub fn say(&mut self, text: impl Into<String>) {
-        self.message = Some(text.into());
+    pub fn say(&mut self, note: impl Into<Note>) {
+        self.message = Some(note.into());
         self.message_ttl = 4.0;
     }
 }
@@ -155,6 +258,7 @@ pub struct RebuildPieces;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Rules>()
         .init_resource::<Status>()
+        .init_resource::<Language>()
         .add_message::<NewGame>()
         .add_message::<PlayMove>()
         .add_message::<MoveCommitted>()
@@ -178,15 +282,22 @@ pub(super) fn start_new_game(
     let Some(request) = requests.read().last() else {
         return;
     };
-    let game = match request.start {
-        Some(pos) => Game::from_position(request.setup.variant, pos),
-        None => Game::new(request.setup.variant),
+    let mut setup = request.setup;
+    let game = match &request.start {
+        Start::Position(pos) => Game::from_position(setup.variant, *pos),
+        Start::Initial => Game::new(setup.variant),
+        Start::Game(game) => {
+            setup.variant = game.variant();
+            (**game).clone()
+        }
     };
     let generation = rules.generation + 1;
     *rules = Rules {
         game,
-        setup: request.setup,
+        setup,
         generation,
+        reviewing: false,
+        pending_branch: None,
     };
     *status = Status::default();
     rebuild.write(RebuildPieces);
@@ -201,13 +312,33 @@ fn play_moves(
 ) {
     for PlayMove(mv) in moves.read() {
         let before = *rules.game.position();
+        if rules.in_review() {
+            // The recorded move is simply replayed; another one starts a new branch.
+            if rules
+                .game
+                .redo_moves()
+                .last()
+                .is_some_and(|next| next.same_effect(mv))
+            {
+                if let Some(played) = rules.game.redo() {
+                    rules.reviewing = rules.game.can_redo();
+                    committed.write(MoveCommitted { mv: played, before });
+                }
+            } else if rules.game.legal_moves().iter().any(|m| m.same_effect(mv)) {
+                rules.pending_branch = Some(Branch::Move(*mv));
+            } else {
+                status.say(Text::NotALegalMove);
+            }
+            continue;
+        }
         match rules.game.play(mv) {
             Ok(()) => {
+                rules.reviewing = false;
                 // The game keeps the generator's own copy of the move (full route).
                 let played = *rules.game.moves().last().unwrap_or(mv);
                 committed.write(MoveCommitted { mv: played, before });
             }
-            Err(e) => status.say(e.to_string()),
+            Err(_) => status.say(Text::NotALegalMove),
         }
     }
 }
@@ -217,19 +348,84 @@ fn run_commands(
     mut rules: ResMut<Rules>,
     mut status: ResMut<Status>,
     mut rebuild: MessageWriter<RebuildPieces>,
+    mut committed: MessageWriter<MoveCommitted>,
 ) {
     for command in commands.read() {
         let rules = &mut *rules;
         let against_computer = rules.setup.computer().is_some();
+        if rules.pending_branch.is_some()
+            && !matches!(
+                command,
+                GameCommand::ConfirmBranch | GameCommand::CancelBranch
+            )
+        {
+            continue;
+        }
         match command {
+            GameCommand::StepBack => {
+                if rules.game.ply() == 0 {
+                    continue;
+                }
+                rules.game.undo();
+                rules.reviewing = true;
+                rules.generation += 1;
+                rebuild.write(RebuildPieces);
+            }
+            GameCommand::StepForward => {
+                let before = *rules.game.position();
+                if let Some(played) = rules.game.redo() {
+                    rules.reviewing = rules.game.can_redo();
+                    rules.generation += 1;
+                    committed.write(MoveCommitted { mv: played, before });
+                }
+            }
+            GameCommand::GoTo(ply) => {
+                let ply = (*ply).min(rules.total_plies());
+                if ply == rules.game.ply() {
+                    continue;
+                }
+                // A declared result is lifted by the first undo; then the moves go back.
+                while rules.game.ply() > ply {
+                    rules.game.undo();
+                }
+                while rules.game.ply() < ply && rules.game.redo().is_some() {}
+                rules.reviewing = rules.game.can_redo();
+                rules.generation += 1;
+                rebuild.write(RebuildPieces);
+            }
+            GameCommand::ContinueHere => {
+                if rules.in_review() {
+                    rules.pending_branch = Some(Branch::ContinueHere);
+                }
+            }
+            GameCommand::ConfirmBranch => {
+                let Some(branch) = rules.pending_branch.take() else {
+                    continue;
+                };
+                let ply = rules.game.ply();
+                rules.game.truncate(ply);
+                rules.reviewing = false;
+                rules.generation += 1;
+                if let Branch::Move(mv) = branch {
+                    let before = *rules.game.position();
+                    if rules.game.play(&mv).is_ok() {
+                        let played = *rules.game.moves().last().unwrap_or(&mv);
+                        committed.write(MoveCommitted { mv: played, before });
+                    }
+                }
+            }
+            GameCommand::CancelBranch => {
+                rules.pending_branch = None;
+            }
             GameCommand::Undo => {
                 // A move still being animated counts as played: undo takes it back too.
                 let had_outcome = rules.game.outcome().is_some();
                 let undone = rules.game.undo().is_some();
                 if !undone && !had_outcome {
-                    status.say("Nothing to take back");
+                    status.say(Text::NothingToUndo);
                     continue;
                 }
+                rules.reviewing = false;
                 if against_computer {
                     while !rules.setup.is_human(rules.game.side_to_move()) && rules.game.ply() > 0 {
                         rules.game.undo();
@@ -240,9 +436,10 @@ fn run_commands(
             }
             GameCommand::Redo => {
                 if rules.game.redo().is_none() {
-                    status.say("Nothing to replay");
+                    status.say(Text::NothingToRedo);
                     continue;
                 }
+                rules.reviewing = false;
                 if against_computer {
                     while !rules.setup.is_human(rules.game.side_to_move())
                         && rules.game.can_redo()
@@ -272,7 +469,7 @@ fn run_commands(
                 }
                 match rules.setup.computer() {
                     Some(ai) if !accepts_draw(&rules.game, ai) => {
-                        status.say("The computer declines the draw");
+                        status.say(Text::DrawDeclined);
                     }
                     _ => {
                         rules.game.agree_draw();
@@ -289,6 +486,7 @@ fn update_status(
     rules: Res<Rules>,
     animator: Res<Animator>,
     time: Res<Time>,
+    language: Res<Language>,
     mut status: ResMut<Status>,
 ) {
     let banner = if animator.is_busy() {
@@ -297,7 +495,7 @@ fn update_status(
         rules
             .game
             .outcome()
-            .map(|o| text::outcome_text(o, rules.game.variant()))
+            .map(|o| i18n::outcome_text(language.0, o, rules.game.variant()))
     };
     if status.banner != banner {
         status.banner = banner;

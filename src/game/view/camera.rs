@@ -6,7 +6,7 @@ use crate::rules::Color as Side;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::egui_wants_any_pointer_input;
 use std::f32::consts::{PI, TAU};
 
 /// Where the camera looks from: angles around the board centre and distance.
@@ -83,10 +83,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (
-                    orbit.run_if(not(egui_wants_any_pointer_input)),
-                    keys.run_if(not(egui_wants_any_keyboard_input)),
-                )
+                orbit
+                    .run_if(not(egui_wants_any_pointer_input))
                     .in_set(GameSet::Input),
                 (face_new_game, flip, place_camera)
                     .chain()
@@ -140,19 +138,6 @@ fn orbit(
         };
         rig.distance = (rig.distance * (1.0 - 0.08 * lines))
             .clamp(CameraRig::MIN_DISTANCE, CameraRig::MAX_DISTANCE);
-    }
-}
-
-fn keys(
-    keyboard: Res<ButtonInput<KeyCode>>,
-    mut flips: MessageWriter<FlipView>,
-    mut cancel: MessageWriter<CancelSelection>,
-) {
-    if keyboard.just_pressed(KeyCode::KeyF) {
-        flips.write(FlipView);
-    }
-    if keyboard.just_pressed(KeyCode::Escape) {
-        cancel.write(CancelSelection);
     }
 }
 

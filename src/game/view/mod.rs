@@ -23,19 +23,25 @@ use bevy_kira_audio::AudioPlugin;
 #[derive(Message, Debug, Clone, Copy, Default)]
 pub struct FlipView;
 
+/// A click on a panel (for the click sound).
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct UiClick;
+
 /// Everything that needs a window and a renderer, on top of [`GamePlugin`].
 pub struct ViewPlugin;
 
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
-        app.add_message::<FlipView>().add_plugins((
-            quality::plugin,
-            scene::plugin,
-            style::plugin,
-            camera::plugin,
-            picking::plugin,
-            ui::plugin,
-        ));
+        app.add_message::<FlipView>()
+            .add_message::<UiClick>()
+            .add_plugins((
+                quality::plugin,
+                scene::plugin,
+                style::plugin,
+                camera::plugin,
+                picking::plugin,
+                ui::plugin,
+            ));
         // Without an audio device kira only warns and the sounds are silent.
         app.add_plugins((AudioPlugin, sound::plugin));
     }

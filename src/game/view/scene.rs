@@ -2,6 +2,7 @@
 
 use super::meshes::{Wood, wood_image};
 use crate::rules::Square;
+use crate::store::BoardTheme;
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
 
@@ -47,8 +48,53 @@ const TABLE_WOOD: Wood = Wood {
     seed: 41,
 };
 
+/// The woods of the light and dark squares of each board theme.
+fn theme_woods(theme: BoardTheme) -> (Wood, Wood) {
+    match theme {
+        BoardTheme::Walnut => (LIGHT_WOOD, DARK_WOOD),
+        BoardTheme::Birch => (
+            Wood {
+                light: [0.95, 0.88, 0.72],
+                dark: [0.88, 0.78, 0.60],
+                rings: 11.0,
+                seed: 13,
+            },
+            Wood {
+                light: [0.62, 0.40, 0.22],
+                dark: [0.50, 0.30, 0.15],
+                rings: 9.0,
+                seed: 29,
+            },
+        ),
+        BoardTheme::Tournament => (
+            Wood {
+                light: [0.93, 0.90, 0.78],
+                dark: [0.86, 0.82, 0.68],
+                rings: 6.0,
+                seed: 17,
+            },
+            Wood {
+                light: [0.20, 0.42, 0.26],
+                dark: [0.13, 0.32, 0.18],
+                rings: 6.0,
+                seed: 31,
+            },
+        ),
+    }
+}
+
+/// The square materials, so that a change of theme can give them new wood.
+#[derive(Resource, Default)]
+struct SquareMaterials {
+    /// Material, whether it is for dark squares, and its variant (0 or 1).
+    materials: Vec<(Handle<StandardMaterial>, bool, u32)>,
+    theme: Option<BoardTheme>,
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(ClearColor(Color::srgb(0.06, 0.055, 0.05)))
+    app.init_resource::<SquareMaterials>()
+        .add_systems(Update, apply_theme)
+        .insert_resource(ClearColor(Color::srgb(0.06, 0.055, 0.05)))
         .insert_resource(GlobalAmbientLight {
             color: Color::srgb(1.0, 0.92, 0.82),
             brightness: 260.0,
@@ -72,11 +118,43 @@ fn wood_material(
     })
 }
 
+/// Gives the squares the wood of the theme chosen in the settings.
+fn apply_theme(
+    persist: Option<Res<crate::game::persist::Persist>>,
+    mut squares: ResMut<SquareMaterials>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let theme = persist.map_or(BoardTheme::Walnut, |p| p.settings.board_theme);
+    if squares.theme == Some(theme) || squares.materials.is_empty() {
+        return;
+    }
+    // The first look is the one the scene was built with.
+    let first = squares.theme.is_none();
+    squares.theme = Some(theme);
+    if first && theme == BoardTheme::Walnut {
+        return;
+    }
+    let (light, dark) = theme_woods(theme);
+    for (handle, is_dark, variant) in &squares.materials {
+        let base = if *is_dark { dark } else { light };
+        let wood = Wood {
+            seed: base.seed + variant * 101,
+            ..base
+        };
+        let image = images.add(wood_image(wood, 128));
+        if let Some(mut material) = materials.get_mut(handle) {
+            material.base_color_texture = Some(image);
+        }
+    }
+}
+
 fn spawn_scene(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
+    mut squares: ResMut<SquareMaterials>,
 ) {
     let light_squares: Vec<_> = (0..2)
         .map(|i| {
@@ -96,6 +174,12 @@ fn spawn_scene(
             wood_material(&mut images, &mut materials, wood, 128, 0.5)
         })
         .collect();
+    for (i, m) in light_squares.iter().enumerate() {
+        squares.materials.push((m.clone(), false, i as u32));
+    }
+    for (i, m) in dark_squares.iter().enumerate() {
+        squares.materials.push((m.clone(), true, i as u32));
+    }
     let frame = wood_material(&mut images, &mut materials, FRAME_WOOD, 256, 0.45);
     let table = wood_material(&mut images, &mut materials, TABLE_WOOD, 256, 0.7);
 

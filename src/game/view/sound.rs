@@ -1,6 +1,7 @@
 //! Sounds timed to the animation: a piece placed, each hop, each taken piece leaving, the
 //! crown, a refused click, and the result from the player's side.
 
+use super::UiClick;
 use crate::game::persist::Persist;
 use crate::game::{Cue, Rules, Status};
 use bevy::platform::collections::HashMap;
@@ -18,8 +19,8 @@ macro_rules! sound_files {
 }
 
 /// Built into the binary, so the sounds play wherever the game is started from.
-const FILES: [(&str, &[u8]); 8] = sound_files!(
-    "place", "hop", "remove", "crown", "refuse", "won", "lost", "drawn"
+const FILES: [(&str, &[u8]); 9] = sound_files!(
+    "place", "hop", "remove", "crown", "refuse", "won", "lost", "drawn", "click"
 );
 
 /// The decoded sounds by name.
@@ -31,7 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, decode_sounds)
         .add_systems(
             Update,
-            (play_cues, play_result).after(crate::game::GameSet::View),
+            (play_cues, play_result, play_clicks).after(crate::game::GameSet::View),
         );
 }
 
@@ -107,4 +108,19 @@ fn play_result(
         _ => "won",
     };
     play(&audio, &sounds, file, db);
+}
+
+/// A soft click for every click on a panel.
+fn play_clicks(
+    mut clicks: MessageReader<UiClick>,
+    audio: Res<Audio>,
+    sounds: Res<Sounds>,
+    persist: Option<Res<Persist>>,
+) {
+    if clicks.read().count() == 0 {
+        return;
+    }
+    if let Some(db) = decibels(persist.as_deref()) {
+        play(&audio, &sounds, "click", db);
+    }
 }

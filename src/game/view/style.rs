@@ -46,6 +46,7 @@ struct MarkerLooks {
     route: Handle<StandardMaterial>,
     must_capture: Handle<StandardMaterial>,
     warn: Handle<StandardMaterial>,
+    hint: Handle<StandardMaterial>,
 }
 
 /// A copy of a material drawn under the table while the game starts, then removed.
@@ -133,6 +134,7 @@ fn setup_looks(
         route: overlay(Color::srgba(0.3, 0.6, 1.0, 0.45), &mut materials),
         must_capture: overlay(Color::srgba(1.0, 0.45, 0.1, 0.4), &mut materials),
         warn: overlay(Color::srgba(1.0, 0.1, 0.05, 0.6), &mut materials),
+        hint: overlay(Color::srgba(0.55, 0.35, 1.0, 0.55), &mut materials),
     };
     for material in [&markers.last_move, &markers.target] {
         commands.spawn((
@@ -193,11 +195,15 @@ fn place_markers(
     mut commands: Commands,
     looks: Res<MarkerLooks>,
     highlights: Res<Highlights>,
+    persist: Option<Res<crate::game::persist::Persist>>,
     markers: Query<Entity, With<Marker>>,
+    mut shown_targets: Local<bool>,
 ) {
-    if !highlights.is_changed() {
+    let show_targets = persist.is_none_or(|p| p.settings.show_legal_moves);
+    if !highlights.is_changed() && *shown_targets == show_targets {
         return;
     }
+    *shown_targets = show_targets;
     for entity in &markers {
         commands.entity(entity).despawn();
     }
@@ -227,7 +233,16 @@ fn place_markers(
     if let Some(sq) = highlights.selected {
         quad(sq, &looks.selected, 0.005);
     }
-    for &sq in &highlights.targets {
+    for (i, &sq) in highlights.hint.iter().enumerate() {
+        let look = if i == 0 { &looks.selected } else { &looks.hint };
+        quad(sq, look, 0.0045);
+    }
+    let targets: &[Square] = if show_targets {
+        &highlights.targets
+    } else {
+        &[]
+    };
+    for &sq in targets {
         commands.spawn((
             Mesh3d(looks.dot.clone()),
             MeshMaterial3d(looks.target.clone()),

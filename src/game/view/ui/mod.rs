@@ -1,0 +1,623 @@
+//! The egui panels: menu bar, game panel with the move list and review, new game,
+//! settings, help with the rules, files and clipboard, position editor, banner and
+//! messages, coordinates and the evaluation bar. Every text comes from [`crate::i18n`].
+
+mod editor;
+mod files;
+mod help;
+mod panel;
+mod settings;
+
+use super::camera::CameraRig;
+use super::quality::Quality;
+use super::{FlipView, UiClick};
+use crate::ai::Level;
+use crate::game::analysis::RequestHint;
+use crate::game::animation::AnimationSpeed;
+use crate::game::persist::Persist;
+use crate::game::pieces::square_center;
+use crate::game::{
+    AppState, CancelSelection, GameCommand, GameSet, Language, NewGame, Player, Rules, Selection,
+    Setup, Status,
+};
+use crate::i18n::{self, Lang, Text, tr};
+use crate::rules::{Color as Side, Square, Variant};
+use crate::store::{
+    AnimationSpeed as SavedSpeed, ColourChoice as ColorChoice, GraphicsQuality,
+    OpponentChoice as Opponent,
+};
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// Which windows are open.
+#[derive(Resource, Debug, Default)]
+pub(super) struct Windows {
+    pub new_game: bool,
+    pub settings: bool,
+    pub help: bool,
+    pub help_page: help::Page,
+    pub confirm_resign: bool,
+}
+
+impl Windows {
+    /// Closes the open windows; false when none was open.
+    fn close_all(&mut self) -> bool {
+        let any = self.new_game || self.settings || self.help || self.confirm_resign;
+        self.new_game = false;
+        self.settings = false;
+        self.help = false;
+        self.confirm_resign = false;
+        any
+    }
+}
+
+/// The new-game panel's choices (kept between games).
+#[derive(Resource, Debug)]
+pub(super) struct NewGameForm {
+    variant: Variant,
+    opponent: Opponent,
+    level: u8,
+    color: ColorChoice,
+}
+
+impl Default for NewGameForm {
+    fn default() -> Self {
+        NewGameForm {
+            variant: Variant::Russian,
+            opponent: Opponent::Computer,
+            level: 3,
+            color: ColorChoice::White,
+        }
+    }
+}
+
+impl NewGameForm {
+    /// The colour the human takes: the chosen one, or a random one.
+    fn human_side(&self) -> Side {
+        match self.color {
+            ColorChoice::White => Side::White,
+            ColorChoice::Black => Side::Black,
+            ColorChoice::Random => {
+                let nanos = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.subsec_nanos())
+                    .unwrap_or(0);
+                if (nanos / 1000).is_multiple_of(2) {
+                    Side::White
+                } else {
+                    Side::Black
+                }
+            }
+        }
+    }
+
+    /// Players as chosen, the human on `human_side` against the computer.
+    fn setup_with(&self, variant: Variant, human_side: Side) -> Setup {
+        let computer = Player::Computer(Level::new(self.level));
+        let (white, black) = match (self.opponent, human_side) {
+            (Opponent::Human, _) => (Player::Human, Player::Human),
+            (Opponent::Computer, Side::White) => (Player::Human, computer),
+            (Opponent::Computer, Side::Black) => (computer, Player::Human),
+        };
+        Setup {
+            variant,
+            white,
+            black,
+        }
+    }
+
+    fn setup(&self) -> Setup {
+        self.setup_with(self.variant, self.human_side())
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Windows>()
+        .init_resource::<NewGameForm>()
+        .add_plugins(files::plugin)
+        // After the files are read and the renderer is known (both at Startup).
+        .add_systems(PostStartup, apply_settings)
+        .add_systems(Update, (remember_settings, follow_language))
+        .add_systems(
+            Update,
+            shortcuts
+                .in_set(GameSet::Input)
+                .run_if(not(egui_wants_any_keyboard_input)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                board_labels,
+                panel::eval_bar,
+                menu_bar,
+                panel::game_panel,
+                new_game_panel,
+                settings::window,
+                help::window,
+                editor::panel,
+                files::windows,
+                confirm_dialogs,
+                banner_and_messages,
+                click_sound,
+            )
+                .chain(),
+        );
+}
+
+/// A player in the header, in the player's language.
+fn player_text(lang: Lang, player: Player) -> String {
+    match player {
+        Player::Human => tr(lang, Text::Human).to_string(),
+        Player::Computer(level) => {
+            let name = match lang {
+                Lang::En => level.name(),
+                Lang::Ru => level.name_ru(),
+            };
+            format!("{} ({name})", i18n::player_name(lang, Some(level.number())))
+        }
+    }
+}
+
+/// The level's name for the slider.
+fn level_name(lang: Lang, level: u8) -> &'static str {
+    let level = Level::new(level);
+    match lang {
+        Lang::En => level.name(),
+        Lang::Ru => level.name_ru(),
+    }
+}
+
+/// The top-left menus: game, files and clipboard, settings, help.
+#[allow(clippy::too_many_arguments)]
+fn menu_bar(
+    mut contexts: EguiContexts,
+    language: Res<Language>,
+    state: Res<State<AppState>>,
+    mut windows: ResMut<Windows>,
+    mut files: MessageWriter<files::FileAction>,
+    mut editor: MessageWriter<crate::game::editor::EditorCommand>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = language.0;
+    let t = |k| tr(lang, k);
+    let editing = *state.get() == AppState::Editing;
+    egui::Area::new(egui::Id::new("menu"))
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.menu_button(t(Text::AppTitle), |ui| {
+                        if ui.button(t(Text::NewGame)).clicked() {
+                            windows.new_game = true;
+                            ui.close();
+                        }
+                        ui.add_enabled_ui(!editing, |ui| {
+                            if ui.button(t(Text::PositionEditor)).clicked() {
+                                editor.write(crate::game::editor::EditorCommand::Open);
+                                ui.close();
+                            }
+                        });
+                        ui.separator();
+                        if ui.button(t(Text::Quit)).clicked() {
+                            exit.write(AppExit::Success);
+                        }
+                    });
+                    ui.menu_button(t(Text::MenuFiles), |ui| {
+                        ui.add_enabled_ui(!editing, |ui| {
+                            for (text, action) in [
+                                (Text::OpenPdn, files::FileAction::Open),
+                                (Text::SavePdn, files::FileAction::Save),
+                                (Text::CopyFen, files::FileAction::CopyFen),
+                                (Text::PasteFen, files::FileAction::PasteFen),
+                                (Text::CopyPdn, files::FileAction::CopyPdn),
+                                (Text::PastePdn, files::FileAction::PastePdn),
+                            ] {
+                                if ui.button(t(text)).clicked() {
+                                    files.write(action);
+                                    ui.close();
+                                }
+                            }
+                        });
+                    });
+                    if ui.button(t(Text::Settings)).clicked() {
+                        windows.settings = !windows.settings;
+                    }
+                    if ui.button(t(Text::Help)).clicked() {
+                        windows.help = !windows.help;
+                    }
+                });
+            });
+        });
+    Ok(())
+}
+
+fn new_game_panel(
+    mut contexts: EguiContexts,
+    language: Res<Language>,
+    state: Res<State<AppState>>,
+    mut windows: ResMut<Windows>,
+    mut form: ResMut<NewGameForm>,
+    mut persist: Option<ResMut<Persist>>,
+    mut new_games: MessageWriter<NewGame>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = language.0;
+    let t = |k| tr(lang, k);
+    let first = *state.get() == AppState::Setup;
+    if !windows.new_game && !first {
+        return Ok(());
+    }
+    let mut start = false;
+    let mut close = false;
+    let mut resume = false;
+    let resumable = persist.as_ref().and_then(|p| p.resumable.as_ref());
+    let resumable_text = resumable.map(|saved| {
+        let against = match saved.opponent.level() {
+            Some(level) => i18n::player_name(lang, Some(level)),
+            None => t(Text::SecondPlayerHere).to_string(),
+        };
+        format!(
+            "{}, {} {}, {against}",
+            i18n::variant_name(lang, saved.variant()),
+            t(Text::MoveWord),
+            saved.game.ply() / 2 + 1
+        )
+    });
+    egui::Window::new(t(Text::NewGame))
+        .id(egui::Id::new("new_game"))
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            if let Some(text) = &resumable_text {
+                ui.horizontal(|ui| {
+                    if ui.button(t(Text::Continue)).clicked() {
+                        resume = true;
+                    }
+                    ui.label(text);
+                });
+                ui.separator();
+            }
+            ui.label(t(Text::Variant));
+            ui.horizontal(|ui| {
+                for v in [Variant::Russian, Variant::Giveaway] {
+                    ui.radio_value(&mut form.variant, v, i18n::variant_name(lang, v));
+                }
+            });
+            ui.separator();
+            ui.label(t(Text::Opponent));
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut form.opponent, Opponent::Computer, t(Text::Computer));
+                ui.radio_value(
+                    &mut form.opponent,
+                    Opponent::Human,
+                    t(Text::SecondPlayerHere),
+                );
+            });
+            if form.opponent == Opponent::Computer {
+                let name = level_name(lang, form.level);
+                ui.add(egui::Slider::new(&mut form.level, 1..=10).text(name));
+                ui.label(t(Text::YourColour));
+                ui.horizontal(|ui| {
+                    for c in ColorChoice::ALL {
+                        ui.radio_value(&mut form.color, c, t(c.label()));
+                    }
+                });
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button(t(Text::Play)).clicked() {
+                    start = true;
+                }
+                if !first && ui.button(t(Text::Cancel)).clicked() {
+                    close = true;
+                }
+            });
+        });
+    if resume && let Some(game) = persist.as_mut().and_then(|p| p.resume()) {
+        new_games.write(game);
+        windows.new_game = false;
+    } else if start {
+        new_games.write(NewGame::fresh(form.setup()));
+        windows.new_game = false;
+    } else if close {
+        windows.new_game = false;
+    }
+    Ok(())
+}
+
+/// Questions that need a yes or no: resigning, and dropping the moves after a reviewed point.
+fn confirm_dialogs(
+    mut contexts: EguiContexts,
+    language: Res<Language>,
+    rules: Res<Rules>,
+    mut windows: ResMut<Windows>,
+    mut commands: MessageWriter<GameCommand>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = language.0;
+    let t = |k| tr(lang, k);
+    let ask = |id: &str, question: Text| -> Option<bool> {
+        let mut answer = None;
+        egui::Window::new(t(Text::Confirm))
+            .id(egui::Id::new(id))
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(t(question));
+                ui.horizontal(|ui| {
+                    if ui.button(t(Text::Yes)).clicked() {
+                        answer = Some(true);
+                    }
+                    if ui.button(t(Text::No)).clicked() {
+                        answer = Some(false);
+                    }
+                });
+            });
+        answer
+    };
+    if rules.pending_branch.is_some() {
+        match ask("branch", Text::ConfirmBranch) {
+            Some(true) => {
+                commands.write(GameCommand::ConfirmBranch);
+            }
+            Some(false) => {
+                commands.write(GameCommand::CancelBranch);
+            }
+            None => {}
+        }
+    }
+    if windows.confirm_resign
+        && let Some(yes) = ask("resign", Text::ConfirmResign)
+    {
+        if yes {
+            commands.write(GameCommand::Resign);
+        }
+        windows.confirm_resign = false;
+    }
+    Ok(())
+}
+
+fn banner_and_messages(
+    mut contexts: EguiContexts,
+    status: Res<Status>,
+    language: Res<Language>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(banner) = &status.banner {
+        egui::Area::new(egui::Id::new("banner"))
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 16.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style())
+                    .fill(egui::Color32::from_rgba_unmultiplied(20, 16, 12, 230))
+                    .inner_margin(14.0)
+                    .show(ui, |ui| {
+                        ui.label(
+                            egui::RichText::new(banner)
+                                .size(26.0)
+                                .color(egui::Color32::from_rgb(255, 225, 160)),
+                        );
+                    });
+            });
+    }
+    if let Some(message) = &status.message {
+        egui::Area::new(egui::Id::new("message"))
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -24.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style())
+                    .inner_margin(10.0)
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(message.text(language.0)).size(18.0));
+                    });
+            });
+    }
+    Ok(())
+}
+
+/// Any click on a panel gives the soft click sound.
+fn click_sound(mut contexts: EguiContexts, mut clicks: MessageWriter<UiClick>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let clicked = ctx.input(|i| i.pointer.any_click());
+    if clicked && ctx.is_pointer_over_egui() {
+        clicks.write(UiClick);
+    }
+    Ok(())
+}
+
+/// Files and ranks on the frame, on the sides nearest the player, drawn under the panels.
+fn board_labels(
+    mut contexts: EguiContexts,
+    rig: Res<CameraRig>,
+    persist: Option<Res<Persist>>,
+    camera: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if persist.is_some_and(|p| !p.settings.show_coordinates) {
+        return Ok(());
+    }
+    let Ok((camera, camera_transform)) = camera.single() else {
+        return Ok(());
+    };
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    let near = match rig.viewer() {
+        Side::White => 1.0,
+        Side::Black => -1.0,
+    };
+    let edge = 4.32;
+    let color = egui::Color32::from_rgb(226, 196, 140);
+    let label = |world: Vec3, text: String| {
+        if let Ok(p) = camera.world_to_viewport(camera_transform, world) {
+            painter.text(
+                egui::pos2(p.x, p.y),
+                egui::Align2::CENTER_CENTER,
+                text,
+                egui::FontId::proportional(17.0),
+                color,
+            );
+        }
+    };
+    for i in 0..8u8 {
+        // Any dark square of the file/rank gives its x/z.
+        let file_sq = Square::from_coords(i, i % 2).map(square_center);
+        let rank_sq = Square::from_coords(i % 2, i).map(square_center);
+        if let Some(c) = file_sq {
+            label(
+                Vec3::new(c.x, 0.0, edge * near),
+                ((b'a' + i) as char).to_string(),
+            );
+        }
+        if let Some(c) = rank_sq {
+            label(Vec3::new(-edge * near, 0.0, c.z), (i + 1).to_string());
+        }
+    }
+    Ok(())
+}
+
+/// The keyboard: N new game, U or Ctrl+Z undo, Ctrl+Y redo, H hint, arrows to review,
+/// F1 help, Esc closes a window or drops a selection, else opens the game menu.
+/// (F flips the board: see the camera.)
+#[allow(clippy::too_many_arguments)]
+fn shortcuts(
+    keyboard: Res<ButtonInput<KeyCode>>,
+    state: Res<State<AppState>>,
+    selection: Res<Selection>,
+    mut windows: ResMut<Windows>,
+    mut commands: MessageWriter<GameCommand>,
+    mut hints: MessageWriter<RequestHint>,
+    mut cancel: MessageWriter<CancelSelection>,
+    mut flips: MessageWriter<FlipView>,
+) {
+    let ctrl = keyboard.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let pressed = |k| keyboard.just_pressed(k);
+    if pressed(KeyCode::Escape) {
+        if selection.from.is_some() {
+            cancel.write(CancelSelection);
+        } else if !windows.close_all() {
+            windows.new_game = true;
+        }
+    }
+    if pressed(KeyCode::F1) {
+        windows.help = !windows.help;
+    }
+    if pressed(KeyCode::KeyF) {
+        flips.write(FlipView);
+    }
+    if *state.get() != AppState::Playing {
+        return;
+    }
+    if pressed(KeyCode::KeyN) && !ctrl {
+        windows.new_game = true;
+    }
+    if pressed(KeyCode::KeyU) || (ctrl && pressed(KeyCode::KeyZ)) {
+        commands.write(GameCommand::Undo);
+    }
+    if ctrl && pressed(KeyCode::KeyY) {
+        commands.write(GameCommand::Redo);
+    }
+    if pressed(KeyCode::KeyH) {
+        hints.write(RequestHint);
+    }
+    if pressed(KeyCode::ArrowLeft) {
+        commands.write(GameCommand::StepBack);
+    }
+    if pressed(KeyCode::ArrowRight) {
+        commands.write(GameCommand::StepForward);
+    }
+    if pressed(KeyCode::Home) {
+        commands.write(GameCommand::GoTo(0));
+    }
+    if pressed(KeyCode::End) {
+        commands.write(GameCommand::GoTo(usize::MAX));
+    }
+}
+
+/// The language resource follows the settings (changed in the settings window).
+fn follow_language(persist: Option<Res<Persist>>, mut language: ResMut<Language>) {
+    if let Some(persist) = persist
+        && language.0 != persist.settings.language
+    {
+        language.0 = persist.settings.language;
+    }
+}
+
+/// The saved look, speed and new-game choices take effect at start.
+fn apply_settings(
+    persist: Option<Res<Persist>>,
+    mut speed: ResMut<AnimationSpeed>,
+    mut quality: ResMut<Quality>,
+    mut form: ResMut<NewGameForm>,
+    mut analysis: ResMut<crate::game::analysis::Analysis>,
+) {
+    let Some(persist) = persist else {
+        return;
+    };
+    let s = &persist.settings;
+    *speed = match s.animation_speed {
+        SavedSpeed::Off => AnimationSpeed::Off,
+        SavedSpeed::Fast => AnimationSpeed::Fast,
+        SavedSpeed::Normal => AnimationSpeed::Normal,
+        SavedSpeed::Slow => AnimationSpeed::Slow,
+    };
+    match s.graphics_quality {
+        GraphicsQuality::Low => *quality = Quality::Low,
+        GraphicsQuality::High => *quality = Quality::High,
+        // Whatever the renderer check chose.
+        GraphicsQuality::Auto => {}
+    }
+    analysis.evaluate = s.eval_bar;
+    form.variant = s.last_variant;
+    form.opponent = s.last_opponent;
+    form.level = s.last_level;
+    form.color = s.last_colour;
+}
+
+/// What the player can change that the settings keep.
+type Remembered = (AnimationSpeed, Quality, Variant, Opponent, u8, ColorChoice);
+
+/// Saves the settings when the player changes the speed, the graphics or a new-game choice.
+fn remember_settings(
+    persist: Option<ResMut<Persist>>,
+    speed: Res<AnimationSpeed>,
+    quality: Res<Quality>,
+    form: Res<NewGameForm>,
+    mut last: Local<Option<Remembered>>,
+) {
+    let Some(mut persist) = persist else {
+        return;
+    };
+    let key = (
+        *speed,
+        *quality,
+        form.variant,
+        form.opponent,
+        form.level,
+        form.color,
+    );
+    let Some(before) = last.replace(key) else {
+        return;
+    };
+    if before == key {
+        return;
+    }
+    let s = &mut persist.settings;
+    s.animation_speed = match *speed {
+        AnimationSpeed::Off => SavedSpeed::Off,
+        AnimationSpeed::Fast => SavedSpeed::Fast,
+        AnimationSpeed::Normal => SavedSpeed::Normal,
+        AnimationSpeed::Slow => SavedSpeed::Slow,
+    };
+    if before.1 != key.1 {
+        s.graphics_quality = match *quality {
+            Quality::Low => GraphicsQuality::Low,
+            Quality::High => GraphicsQuality::High,
+        };
+    }
+    s.last_variant = form.variant;
+    s.last_opponent = form.opponent;
+    s.last_level = form.level;
+    s.last_colour = form.color;
+    persist.save_settings();
+}
