@@ -729,31 +729,49 @@ fn report(opts: &MatchOptions, results: &[GameRecordOut]) {
     }
 }
 
+/// The PDN tags `--pdn` writes for a match game.
+fn game_tags(opts: &MatchOptions, r: &GameRecordOut) -> Vec<(String, String)> {
+    let (w, b) = if r.first_is_white {
+        (&opts.white, &opts.black)
+    } else {
+        (&opts.black, &opts.white)
+    };
+    // The rules decide the Result tag; a game they did not end says why in Termination.
+    let termination = match &r.end {
+        GameEnd::Rules(o) => format!("{o:?}"),
+        GameEnd::Adjudicated => format!("draw adjudicated after {PLY_CAP} plies"),
+        GameEnd::Forfeit { loser, why } => format!("{loser} forfeits: {why}"),
+    };
+    vec![
+        ("Event".to_string(), "shashki match".to_string()),
+        ("Round".to_string(), (r.index + 1).to_string()),
+        ("White".to_string(), w.clone()),
+        ("Black".to_string(), b.clone()),
+        ("Termination".to_string(), termination),
+    ]
+}
+
 fn write_games(path: &str, opts: &MatchOptions, results: &[GameRecordOut]) -> Result<(), String> {
     let mut out = String::new();
     for r in results {
-        let (w, b) = if r.first_is_white {
-            (&opts.white, &opts.black)
-        } else {
-            (&opts.black, &opts.white)
-        };
-        // The rules decide the Result tag; a game they did not end says why in Termination.
-        let termination = match &r.end {
-            GameEnd::Rules(o) => format!("{o:?}"),
-            GameEnd::Adjudicated => format!("draw adjudicated after {PLY_CAP} plies"),
-            GameEnd::Forfeit { loser, why } => format!("{loser} forfeits: {why}"),
-        };
-        let tags = vec![
-            ("Event".to_string(), "shashki match".to_string()),
-            ("Round".to_string(), (r.index + 1).to_string()),
-            ("White".to_string(), w.clone()),
-            ("Black".to_string(), b.clone()),
-            ("Termination".to_string(), termination),
-        ];
-        out.push_str(&write_pdn(&r.game, &tags));
+        out.push_str(&write_pdn(&r.game, &game_tags(opts, r)));
         out.push('\n');
     }
     std::fs::write(path, out).map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// Plays game `index` (from 0) of a match on its own, as `shashki match` plays it, and
+/// returns the finished game with the tags `--pdn` writes for it (`Termination` says how
+/// it ended). A game that is not over was adjudicated or forfeited.
+pub fn play_match_game(
+    opts: &MatchOptions,
+    index: u32,
+) -> Result<(Game, Vec<(String, String)>), String> {
+    let specs = [parse_spec(&opts.white)?, parse_spec(&opts.black)?];
+    let mut players = [Player::new(&specs[0])?, Player::new(&specs[1])?];
+    let record = play_game(index, &specs, &mut players, opts);
+    let tags = game_tags(opts, &record);
+    Ok((record.game, tags))
 }
 
 // ---------------------------------------------------------------------------------------

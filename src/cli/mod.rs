@@ -4,6 +4,8 @@ mod ai_cmd;
 mod game_cmd;
 mod pdn_cmd;
 
+pub use ai_cmd::{MatchOptions, play_match_game};
+
 use crate::rules::{Position, Variant};
 use clap::{Parser, Subcommand};
 use std::time::Instant;

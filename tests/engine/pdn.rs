@@ -1,11 +1,14 @@
 //! PDN and FEN: real games, round trips and broken inputs.
 
 use crate::pdn_files;
+use clap::Parser;
 use proptest::prelude::*;
+use shashki::cli::{Cli, Command, MatchOptions, play_match_game};
 use shashki::rules::pdn::{
     PdnError, PdnGame, decode_pdn_bytes, read_pdn, read_pdn_file, write_pdn, write_pdn_games,
 };
 use shashki::rules::{Color, Game, Outcome, Piece, PieceKind, Position, Square, Variant};
+use std::collections::HashSet;
 use std::path::Path;
 
 /// Every position of a game, start first.
@@ -303,6 +306,116 @@ fn game_round_trips_through_pdn() {
             .iter()
             .all(|g| g.as_ref().is_ok_and(|g| g.game == game))
     );
+}
+
+/// Writes a game as PDN, reads it back and checks that nothing changed: moves, final
+/// position, result, variant and tags; written again, the text is the same.
+fn assert_round_trip(game: &Game, tags: &[(String, String)], label: &str) {
+    let text = write_pdn(game, tags);
+    let back = read_one(&text);
+    assert_eq!(back.game.moves(), game.moves(), "{label}:\n{text}");
+    assert_eq!(back.game.position(), game.position(), "{label}");
+    assert_eq!(back.game.outcome(), game.outcome(), "{label}");
+    assert_eq!(
+        back.result.as_deref(),
+        game.outcome().map(|o| o.result_text()),
+        "{label}"
+    );
+    assert_eq!(back.variant(), game.variant(), "{label}");
+    let giveaway = game.variant() == Variant::Giveaway;
+    assert_eq!(
+        back.tag("Variant"),
+        giveaway.then_some("giveaway"),
+        "{label}"
+    );
+    for (name, value) in tags {
+        assert_eq!(back.tag(name), Some(value.as_str()), "{label}: tag {name}");
+    }
+    assert_eq!(back.to_pdn(), text, "{label}");
+}
+
+/// The options of `shashki match ARGS`.
+fn match_options(args: &str) -> MatchOptions {
+    let args = ["shashki", "match"]
+        .into_iter()
+        .chain(args.split_whitespace());
+    match Cli::try_parse_from(args) {
+        Ok(Cli {
+            command: Some(Command::Match(opts)),
+        }) => opts,
+        other => panic!("not match options: {other:?}"),
+    }
+}
+
+#[test]
+fn match_games_round_trip_through_pdn() {
+    // The soak run of README.md in small: fixed depths instead of a clock, so the games
+    // are the same every run.
+    for variant in ["russian", "giveaway"] {
+        let opts = match_options(&format!(
+            "--variant {variant} --white depth:3 --black depth:1 --openings 4 --seed 11"
+        ));
+        let mut games: Vec<Game> = Vec::new();
+        for index in 0..8 {
+            let label = format!("{variant} game {}", index + 1);
+            let (game, tags) = play_match_game(&opts, index).expect("the players start");
+            assert_eq!(game.variant().to_string(), variant, "{label}");
+            let termination = tags.iter().find(|(n, _)| n == "Termination");
+            assert!(
+                game.outcome().is_some(),
+                "{label} was not ended by the rules: {termination:?}"
+            );
+            assert!(game.ply() > 4, "{label}: {} plies", game.ply());
+            assert_round_trip(&game, &tags, &label);
+            // Games 2k and 2k+1 share their random opening with the colours swapped.
+            if index % 2 == 1 {
+                assert_eq!(games[games.len() - 1].moves()[..4], game.moves()[..4]);
+            }
+            games.push(game);
+        }
+        let different: HashSet<_> = games.iter().map(Game::moves).collect();
+        assert_eq!(
+            different.len(),
+            games.len(),
+            "{variant}: some games are the same"
+        );
+    }
+}
+
+/// Checks a soak run's output (see README.md): every game replays, round-trips and was
+/// ended by the rules. Run with `SHASHKI_SOAK_PDN=a.pdn:b.pdn` and `--ignored`.
+#[test]
+#[ignore = "reads the files named in SHASHKI_SOAK_PDN"]
+fn soak_games_round_trip_through_pdn() {
+    let paths = std::env::var_os("SHASHKI_SOAK_PDN").expect("SHASHKI_SOAK_PDN names the files");
+    let mut not_by_rules = Vec::new();
+    for path in std::env::split_paths(&paths) {
+        let text = std::fs::read_to_string(&path).expect("readable file");
+        let mut games = Vec::new();
+        for (i, record) in read_pdn(&text).into_iter().enumerate() {
+            let label = format!("{}, game {}", path.display(), i + 1);
+            let pdn = record.unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert_round_trip(&pdn.game, &pdn.tags, &label);
+            if pdn.game.outcome().is_none() {
+                not_by_rules.push(format!("{label}: {:?}", pdn.tag("Termination")));
+            }
+            games.push(pdn);
+        }
+        // The match writes each game followed by a blank line.
+        let written = write_pdn_games(&games) + "\n";
+        let same = written
+            .bytes()
+            .zip(text.bytes())
+            .take_while(|(a, b)| a == b);
+        assert!(
+            written == text,
+            "{}: written back, the file differs from byte {}",
+            path.display(),
+            same.count()
+        );
+        println!("{}: {} games", path.display(), games.len());
+    }
+    assert!(not_by_rules.is_empty(), "{}", not_by_rules.join("\n"));
 }
 
 #[test]
