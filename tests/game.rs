@@ -397,3 +397,279 @@ fn cues_follow_the_steps_of_the_animation() {
         vec![Cue::Placed, Cue::Crowned]
     );
 }
+
+/// Plays `moves` (complete moves in notation) by clicking their squares.
+fn play(app: &mut App, moves: &[&str]) {
+    for text in moves {
+        let mv = app
+            .world()
+            .resource::<Rules>()
+            .game
+            .position()
+            .parse_move(text)
+            .expect("a legal test move");
+        click(app, &mv.from().to_string());
+        for hop in mv.path() {
+            click(app, &hop.to_string());
+        }
+        settle(app);
+    }
+}
+
+fn command(app: &mut App, command: GameCommand) {
+    app.world_mut().write_message(command);
+    settle(app);
+}
+
+#[test]
+fn review_steps_through_the_moves_and_a_new_branch_needs_confirmation() {
+    let setup = Setup {
+        variant: Variant::Russian,
+        white: Player::Human,
+        black: Player::Computer(Level::new(1)),
+    };
+    let fen = "W:Wa1,c1,e1,g1,c3,e3:Ba7,c7,e7,g7,f6,h6";
+    let mut app = app_with(setup, Some(fen));
+    // Both sides' moves are recorded by hand through a two-human game, then the computer
+    // takes Black back for the review.
+    app.world_mut().resource_mut::<Rules>().setup = humans(Variant::Russian);
+    play(&mut app, &["c3-b4", "f6-g5", "e3-d4", "g5-h4"]);
+    let full = app.world().resource::<Rules>().game.clone();
+    assert_eq!(full.ply(), 4);
+    app.world_mut().resource_mut::<Rules>().setup = setup;
+
+    // A step back: Black (the computer) is to move but waits while the player reviews.
+    command(&mut app, GameCommand::StepBack);
+    for _ in 0..30 {
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 3);
+    command(&mut app, GameCommand::StepBack);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 2);
+    assert!(rules.in_review());
+    assert_eq!(rules.game.position(), full.position_at(2).unwrap());
+    assert_eq!(rules.total_plies(), 4);
+    assert_eq!(entities(&mut app), expected(&app));
+
+    // Forward again is the recorded move, animated like any other.
+    app.world_mut().write_message(GameCommand::StepForward);
+    app.update();
+    assert!(app.world().resource::<Animator>().is_busy());
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 3);
+    assert_eq!(entities(&mut app), expected(&app));
+
+    // Clicking a move goes straight there.
+    command(&mut app, GameCommand::GoTo(1));
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 1);
+    command(&mut app, GameCommand::GoTo(2));
+    // At White's turn a move other than the recorded e3-d4 waits for confirmation.
+    play(&mut app, &["a1-b2"]);
+    let rules = app.world().resource::<Rules>();
+    assert!(rules.pending_branch.is_some());
+    assert_eq!(rules.game.ply(), 2, "nothing dropped before the answer");
+    command(&mut app, GameCommand::CancelBranch);
+    let rules = app.world().resource::<Rules>();
+    assert!(rules.pending_branch.is_none());
+    assert_eq!(rules.total_plies(), 4, "the recorded moves are kept");
+    play(&mut app, &["a1-b2"]);
+    command(&mut app, GameCommand::ConfirmBranch);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 3);
+    assert!(!rules.game.can_redo(), "the old tail is gone");
+    assert_eq!(rules.game.moves()[2].to_string(), "a1-b2");
+    assert!(!rules.in_review());
+    assert_eq!(entities(&mut app), expected(&app));
+    // Out of review, the computer (Black) answers.
+    for _ in 0..3000 {
+        app.update();
+        if app.world().resource::<Rules>().game.ply() == 4 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 4);
+}
+
+#[test]
+fn a_hint_shows_the_engines_best_move_for_the_human() {
+    use shashki::game::Highlights;
+    use shashki::game::analysis::{Analysis, RequestHint};
+    let mut app = app_with(humans(Variant::Russian), None);
+    app.world_mut().write_message(RequestHint);
+    let mut hint = None;
+    for _ in 0..2000 {
+        app.update();
+        hint = app.world().resource::<Analysis>().hint;
+        if hint.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let hint = hint.expect("a hint within ten seconds");
+    let game = &app.world().resource::<Rules>().game;
+    assert!(game.legal_moves().iter().any(|m| m.same_effect(&hint)));
+    app.update();
+    let lit = &app.world().resource::<Highlights>().hint;
+    assert_eq!(lit.first(), Some(&hint.from()));
+    assert_eq!(lit.last(), Some(&hint.to()));
+    // Once the move is played the hint is gone.
+    play(&mut app, &[&hint.to_string()]);
+    assert!(app.world().resource::<Analysis>().hint.is_none());
+    assert!(app.world().resource::<Highlights>().hint.is_empty());
+}
+
+#[test]
+fn the_editor_places_pieces_checks_them_and_plays_from_there() {
+    use shashki::game::AppState;
+    use shashki::game::editor::{Editor, EditorCommand, Tool};
+    let mut app = app_with(humans(Variant::Russian), None);
+    play(&mut app, &["c3-d4"]);
+    let before = app.world().resource::<Rules>().game.clone();
+    app.world_mut().write_message(EditorCommand::Open);
+    frames(&mut app, 2);
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::Editing
+    );
+    app.world_mut().write_message(EditorCommand::Clear);
+    frames(&mut app, 2);
+    assert_eq!(entities(&mut app), vec![]);
+    app.world_mut().resource_mut::<Editor>().tool = Tool::WhiteKing;
+    click(&mut app, "a1");
+    app.world_mut().resource_mut::<Editor>().tool = Tool::BlackMan;
+    click(&mut app, "e5");
+    click(&mut app, "f6");
+    click(&mut app, "f6"); // a second click takes it off again
+    frames(&mut app, 2);
+    assert_eq!(entities(&mut app), expected(&app));
+    assert_eq!(
+        app.world().resource::<Rules>().game.position().to_fen(),
+        "B:WKa1:Be5",
+        "the side to move stays as it was"
+    );
+    // A black man on its last row is refused by the rules engine, with a reason.
+    click(&mut app, "b2");
+    click(&mut app, "c1");
+    let message = app
+        .world()
+        .resource::<Status>()
+        .message
+        .clone()
+        .expect("a reason");
+    assert!(message.text(Lang::En).contains("c1"), "{message:?}");
+    assert!(message.text(Lang::Ru).contains("c1"));
+    assert_eq!(
+        app.world().resource::<Rules>().game.position().to_fen(),
+        "B:WKa1:Bb2,e5"
+    );
+    app.world_mut()
+        .write_message(EditorCommand::SetVariant(Variant::Giveaway));
+    app.world_mut()
+        .write_message(EditorCommand::SideToMove(Side::White));
+    frames(&mut app, 2);
+    app.world_mut()
+        .write_message(EditorCommand::Play(humans(Variant::Russian)));
+    frames(&mut app, 3);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.variant(), Variant::Giveaway);
+    assert_eq!(rules.game.position().to_fen(), "W:WKa1:Bb2,e5");
+    assert_eq!(rules.game.ply(), 0);
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::Playing
+    );
+    assert_eq!(entities(&mut app), expected(&app));
+
+    // Cancel brings back the game that was on the board.
+    let mut app = app_with(humans(Variant::Russian), None);
+    play(&mut app, &["c3-d4"]);
+    app.world_mut().write_message(EditorCommand::Open);
+    frames(&mut app, 2);
+    app.world_mut().write_message(EditorCommand::Clear);
+    frames(&mut app, 2);
+    app.world_mut().write_message(EditorCommand::Cancel);
+    frames(&mut app, 3);
+    assert_eq!(app.world().resource::<Rules>().game.moves(), before.moves());
+    assert_eq!(entities(&mut app), expected(&app));
+}
+
+#[test]
+fn a_game_read_from_pdn_continues_where_it_ended() {
+    use shashki::game::records;
+    let pdn = "[White \"A\"]\n[Black \"B\"]\n\n1. c3-d4 f6-g5 2. b2-c3 g5-h4 3. g3-f4 *\n\n\
+               [White \"C\"]\n\n1. c3-d4 x *\n";
+    let loaded = records::read_games(pdn, Lang::En);
+    assert_eq!(loaded.games.len(), 1);
+    assert_eq!(loaded.errors.len(), 1);
+    assert!(
+        loaded.errors[0].starts_with("Game 2: line "),
+        "{:?}",
+        loaded.errors
+    );
+    let record = loaded.games.into_iter().next().unwrap();
+    let mut app = app_with(humans(Variant::Russian), None);
+    app.world_mut().write_message(NewGame {
+        setup: humans(Variant::Russian),
+        start: Start::Game(Box::new(record.game.clone())),
+    });
+    frames(&mut app, 3);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 5);
+    assert_eq!(rules.game.side_to_move(), Side::Black);
+    assert_eq!(entities(&mut app), expected(&app));
+    // Written back, it reads as the same game.
+    let text = records::pdn_of(app.world().resource::<Rules>());
+    let again = records::read_games(&text, Lang::En);
+    assert!(again.errors.is_empty(), "{:?}", again.errors);
+    assert_eq!(again.games[0].game.moves(), record.game.moves());
+    assert!(text.contains("[Date \"20"), "{text}");
+}
+
+#[test]
+fn messages_and_the_banner_follow_the_language() {
+    use shashki::game::Language;
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc3,a1:Bd4,h8"));
+    app.world_mut().resource_mut::<Language>().0 = Lang::Ru;
+    click(&mut app, "a1");
+    let message = app.world().resource::<Status>().message.clone().unwrap();
+    assert!(message.text(Lang::Ru).starts_with("Бить обязательно"));
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wc3:Bd4"));
+    app.world_mut().resource_mut::<Language>().0 = Lang::Ru;
+    play(&mut app, &["c3:e5"]);
+    let banner = app.world().resource::<Status>().banner.clone().unwrap();
+    assert_eq!(banner, "У чёрных не осталось шашек: победа белых");
+    // Switching while the banner is up rewrites it.
+    app.world_mut().resource_mut::<Language>().0 = Lang::En;
+    frames(&mut app, 1);
+    let banner = app.world().resource::<Status>().banner.clone().unwrap();
+    assert_eq!(banner, "Black has no pieces left: White wins");
+}
+
+#[test]
+fn the_interface_font_shows_every_russian_text() {
+    use bevy_egui::egui::{FontDefinitions, FontFamily};
+    use shashki::i18n::tr;
+    use skrifa::MetadataProvider;
+    let fonts = FontDefinitions::default();
+    for family in [FontFamily::Proportional, FontFamily::Monospace] {
+        let faces: Vec<skrifa::FontRef> = fonts.families[&family]
+            .iter()
+            .map(|name| skrifa::FontRef::new(&fonts.font_data[name].font).expect("a font"))
+            .collect();
+        let mut missing = Vec::new();
+        for &text in Text::ALL {
+            for c in tr(Lang::Ru, text).chars().chain(tr(Lang::En, text).chars()) {
+                if !c.is_control() && !faces.iter().any(|f| f.charmap().map(c).is_some()) {
+                    missing.push((text, c));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "{family:?} has no glyph for {missing:?}"
+        );
+    }
+}
