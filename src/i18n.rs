@@ -222,7 +222,7 @@ texts! {
     KeysCamera => "Right mouse button and drag: turn the board; wheel: nearer or farther", "Правая кнопка мыши с перетаскиванием: поворот доски; колесо: ближе или дальше";
     KeysCancel => "Esc or a right click: drop the selected piece", "Esc или щелчок правой кнопкой: снять выбор шашки";
     KeysFlip => "F: flip the board", "F: перевернуть доску";
-    KeysUndo => "Ctrl+Z: undo; Ctrl+Y: redo", "Ctrl+Z: отменить ход; Ctrl+Y: вернуть ход";
+    KeysUndo => "U or Ctrl+Z: undo; Ctrl+Y: redo", "U или Ctrl+Z: отменить ход; Ctrl+Y: вернуть ход";
     KeysHint => "H: hint", "H: подсказка";
     KeysHelp => "F1: this help; Esc: close a window or open the new-game menu", "F1: эта справка; Esc: закрыть окно или открыть меню новой игры";
     KeysNewGame => "N: new game", "N: новая игра";

@@ -131,7 +131,7 @@ fn diagram(ui: &mut egui::Ui, d: &Diagram) {
                 rect.bottom() - (rank + 1) as f32 * cell,
             );
             let color = if dark {
-                egui::Color32::from_rgb(112, 62, 30)
+                egui::Color32::from_rgb(150, 98, 58)
             } else {
                 egui::Color32::from_rgb(232, 204, 160)
             };
@@ -155,8 +155,8 @@ fn diagram(ui: &mut egui::Ui, d: &Diagram) {
                 egui::Color32::from_rgb(120, 110, 90),
             ),
             Side::Black => (
-                egui::Color32::from_rgb(50, 18, 14),
-                egui::Color32::from_rgb(10, 4, 2),
+                egui::Color32::from_rgb(36, 12, 10),
+                egui::Color32::from_rgb(225, 190, 150),
             ),
         };
         let c = centre(sq);

@@ -248,8 +248,12 @@ pub(super) fn eval_bar(
     egui::Area::new(egui::Id::new("eval_bar"))
         .anchor(egui::Align2::LEFT_CENTER, [12.0, 0.0])
         .show(ctx, |ui| {
-            let (rect, response) =
-                ui.allocate_exact_size(egui::vec2(22.0, 300.0), egui::Sense::hover());
+            let (area, response) =
+                ui.allocate_exact_size(egui::vec2(44.0, 322.0), egui::Sense::hover());
+            let rect = egui::Rect::from_center_size(
+                egui::pos2(area.center().x, area.top() + 150.0),
+                egui::vec2(22.0, 300.0),
+            );
             let painter = ui.painter();
             painter.rect_filled(rect, 4.0, egui::Color32::from_rgb(40, 14, 10));
             let mut white = rect;
@@ -262,7 +266,13 @@ pub(super) fn eval_bar(
                 ],
                 egui::Stroke::new(1.0, egui::Color32::from_rgb(200, 120, 40)),
             );
-            ui.label(egui::RichText::new(text).strong());
+            painter.text(
+                egui::pos2(area.center().x, area.bottom()),
+                egui::Align2::CENTER_BOTTOM,
+                text,
+                egui::FontId::proportional(14.0),
+                egui::Color32::from_rgb(240, 225, 190),
+            );
             response.on_hover_text(verdict_text);
         });
     Ok(())
