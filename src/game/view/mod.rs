@@ -9,6 +9,7 @@ pub mod scene;
 pub mod sound;
 pub mod style;
 pub mod ui;
+pub mod wood;
 
 use super::GamePlugin;
 use super::demo::{self, DemoConfig};
@@ -36,6 +37,7 @@ impl Plugin for ViewPlugin {
             .add_message::<UiClick>()
             .add_plugins((
                 quality::plugin,
+                wood::plugin,
                 scene::plugin,
                 style::plugin,
                 camera::plugin,

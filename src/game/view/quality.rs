@@ -1,8 +1,8 @@
 //! Graphics quality: shadows, MSAA and shadow-map size; Low by itself on a software renderer.
 
-use super::scene::{FillLight, MainLight};
+use super::scene::{FillLight, MainLight, WoodSurface};
+use super::wood::WoodMaterial;
 use crate::game::GameSet;
-use bevy::core_pipeline::prepass::DepthPrepass;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
 use bevy::prelude::*;
 use bevy::render::renderer::RenderAdapterInfo;
@@ -58,10 +58,11 @@ fn apply_quality(
     mut lights: Query<(Entity, &mut DirectionalLight), With<MainLight>>,
     mut fill: Query<&mut Visibility, With<FillLight>>,
     mut shadow_map: ResMut<DirectionalLightShadowMap>,
-    mut applied: Local<Option<(Quality, usize)>>,
+    surfaces: Query<(Entity, &WoodSurface)>,
+    mut applied: Local<Option<(Quality, usize, usize)>>,
 ) {
-    // Re-applied when the camera appears as well as when the setting changes.
-    let key = (*quality, cameras.iter().count());
+    // Re-applied when the camera or the scene appears as well as when the setting changes.
+    let key = (*quality, cameras.iter().count(), surfaces.iter().count());
     if *applied == Some(key) {
         return;
     }
@@ -70,13 +71,6 @@ fn apply_quality(
     for camera in &cameras {
         let mut camera = commands.entity(camera);
         camera.insert(if high { Msaa::Sample4 } else { Msaa::Off });
-        // A software rasteriser pays for every shaded fragment: a depth prepass lets the
-        // board, frame and table be shaded once per pixel instead of once per layer.
-        if high {
-            camera.remove::<DepthPrepass>();
-        } else {
-            camera.insert(DepthPrepass);
-        }
     }
     for mut visibility in &mut fill {
         *visibility = if high {
@@ -98,4 +92,19 @@ fn apply_quality(
         );
     }
     shadow_map.size = if high { 2048 } else { 512 };
+    // The table, frame and squares cover the window: at low quality they use the cheap
+    // wood shader (no shadows received), which a software rasteriser shades many times
+    // faster than the standard one.
+    for (entity, surface) in &surfaces {
+        let mut entity = commands.entity(entity);
+        if high {
+            entity
+                .remove::<MeshMaterial3d<WoodMaterial>>()
+                .insert(MeshMaterial3d(surface.standard.clone()));
+        } else {
+            entity
+                .remove::<MeshMaterial3d<StandardMaterial>>()
+                .insert(MeshMaterial3d(surface.cheap.clone()));
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! The static scene: table, wooden board with its frame, dark squares to click, lights.
 
 use super::meshes::{Wood, wood_image};
+use super::wood::{SUN, WoodLight, WoodMaterial};
 use crate::rules::Square;
 use crate::store::BoardTheme;
 use bevy::light::GlobalAmbientLight;
@@ -83,11 +84,19 @@ fn theme_woods(theme: BoardTheme) -> (Wood, Wood) {
     }
 }
 
+/// A wooden surface's two looks: the standard PBR material (shadows, highlights) and the
+/// cheap one used at low quality (see [`WoodMaterial`]). Both read the same texture.
+#[derive(Component, Clone, Debug)]
+pub struct WoodSurface {
+    pub standard: Handle<StandardMaterial>,
+    pub cheap: Handle<WoodMaterial>,
+}
+
 /// The square materials, so that a change of theme can give them new wood.
 #[derive(Resource, Default)]
 struct SquareMaterials {
-    /// Material, whether it is for dark squares, and its variant (0 or 1).
-    materials: Vec<(Handle<StandardMaterial>, bool, u32)>,
+    /// Materials, whether they are for dark squares, and their variant (0 or 1).
+    materials: Vec<(WoodSurface, bool, u32)>,
     theme: Option<BoardTheme>,
 }
 
@@ -103,19 +112,29 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, spawn_scene);
 }
 
+/// The standard and the cheap material of one wood, on one texture.
 fn wood_material(
     images: &mut Assets<Image>,
     materials: &mut Assets<StandardMaterial>,
+    woods: &mut Assets<WoodMaterial>,
     wood: Wood,
     size: u32,
     roughness: f32,
-) -> Handle<StandardMaterial> {
-    materials.add(StandardMaterial {
-        base_color_texture: Some(images.add(wood_image(wood, size))),
-        perceptual_roughness: roughness,
-        reflectance: 0.4,
-        ..default()
-    })
+) -> WoodSurface {
+    let texture = images.add(wood_image(wood, size));
+    WoodSurface {
+        standard: materials.add(StandardMaterial {
+            base_color_texture: Some(texture.clone()),
+            perceptual_roughness: roughness,
+            reflectance: 0.4,
+            ..default()
+        }),
+        cheap: woods.add(WoodMaterial {
+            lighting: WoodLight::sunlit(Color::WHITE, 0.04 * (1.0 - roughness), 16.0),
+            texture,
+            alpha_mode: AlphaMode::Opaque,
+        }),
+    }
 }
 
 /// Gives the squares the wood of the theme chosen in the settings.
@@ -123,6 +142,7 @@ fn apply_theme(
     persist: Option<Res<crate::game::persist::Persist>>,
     mut squares: ResMut<SquareMaterials>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut woods: ResMut<Assets<WoodMaterial>>,
     mut images: ResMut<Assets<Image>>,
 ) {
     let theme = persist.map_or(BoardTheme::Walnut, |p| p.settings.board_theme);
@@ -136,15 +156,18 @@ fn apply_theme(
         return;
     }
     let (light, dark) = theme_woods(theme);
-    for (handle, is_dark, variant) in &squares.materials {
+    for (surface, is_dark, variant) in &squares.materials {
         let base = if *is_dark { dark } else { light };
         let wood = Wood {
             seed: base.seed + variant * 101,
             ..base
         };
         let image = images.add(wood_image(wood, 128));
-        if let Some(mut material) = materials.get_mut(handle) {
-            material.base_color_texture = Some(image);
+        if let Some(mut material) = materials.get_mut(&surface.standard) {
+            material.base_color_texture = Some(image.clone());
+        }
+        if let Some(mut material) = woods.get_mut(&surface.cheap) {
+            material.texture = image;
         }
     }
 }
@@ -154,6 +177,7 @@ fn spawn_scene(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
+    mut woods: ResMut<Assets<WoodMaterial>>,
     mut squares: ResMut<SquareMaterials>,
 ) {
     let light_squares: Vec<_> = (0..2)
@@ -162,7 +186,7 @@ fn spawn_scene(
                 seed: LIGHT_WOOD.seed + i * 101,
                 ..LIGHT_WOOD
             };
-            wood_material(&mut images, &mut materials, wood, 128, 0.55)
+            wood_material(&mut images, &mut materials, &mut woods, wood, 128, 0.55)
         })
         .collect();
     let dark_squares: Vec<_> = (0..2)
@@ -171,7 +195,7 @@ fn spawn_scene(
                 seed: DARK_WOOD.seed + i * 101,
                 ..DARK_WOOD
             };
-            wood_material(&mut images, &mut materials, wood, 128, 0.5)
+            wood_material(&mut images, &mut materials, &mut woods, wood, 128, 0.5)
         })
         .collect();
     for (i, m) in light_squares.iter().enumerate() {
@@ -180,31 +204,46 @@ fn spawn_scene(
     for (i, m) in dark_squares.iter().enumerate() {
         squares.materials.push((m.clone(), true, i as u32));
     }
-    let frame = wood_material(&mut images, &mut materials, FRAME_WOOD, 256, 0.45);
-    let table = wood_material(&mut images, &mut materials, TABLE_WOOD, 256, 0.7);
+    let frame = wood_material(
+        &mut images,
+        &mut materials,
+        &mut woods,
+        FRAME_WOOD,
+        256,
+        0.45,
+    );
+    let table = wood_material(
+        &mut images,
+        &mut materials,
+        &mut woods,
+        TABLE_WOOD,
+        256,
+        0.7,
+    );
 
     // The table top, well below and around the board.
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(40.0, 0.6, 26.0))),
-        MeshMaterial3d(table),
+        MeshMaterial3d(table.standard.clone()),
+        table,
         Transform::from_xyz(0.0, -0.5 - 0.3, 0.0),
         Pickable::IGNORE,
     ));
     // The board body and frame; the squares sit on its top.
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(2.0 * FRAME_HALF, 0.5, 2.0 * FRAME_HALF))),
-        MeshMaterial3d(frame.clone()),
+        MeshMaterial3d(frame.standard.clone()),
+        frame,
         Transform::from_xyz(0.0, FRAME_TOP - 0.25, 0.0),
         Pickable::IGNORE,
     ));
     // A thin inlay line between squares and frame.
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(8.12, 0.01, 8.12))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.78, 0.62, 0.38),
-            perceptual_roughness: 0.4,
-            ..default()
-        })),
+        MeshMaterial3d(woods.add(WoodMaterial::plain(
+            WoodLight::sunlit(Color::srgb(0.78, 0.62, 0.38), 0.05, 24.0),
+            AlphaMode::Opaque,
+        ))),
         // Below the squares' tops, so only the rim outside them shows.
         Transform::from_xyz(0.0, -0.007, 0.0),
         Pickable::IGNORE,
@@ -245,7 +284,8 @@ fn spawn_scene(
         };
         commands.spawn((
             Mesh3d(meshes.add(mesh)),
-            MeshMaterial3d(material),
+            MeshMaterial3d(material.standard.clone()),
+            material,
             BoardSurface,
         ));
     }
@@ -256,7 +296,7 @@ fn spawn_scene(
             color: Color::srgb(1.0, 0.96, 0.9),
             ..default()
         },
-        Transform::from_xyz(-4.0, 12.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_translation(SUN).looking_at(Vec3::ZERO, Vec3::Y),
         MainLight,
     ));
     // A soft fill from the other side so the dark pieces keep their shape.

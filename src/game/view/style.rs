@@ -2,6 +2,8 @@
 
 use super::meshes::piece_disc;
 use super::picking::Hovered;
+use super::quality::Quality;
+use super::wood::{WoodLight, WoodMaterial};
 use crate::game::pieces::{Disc, OnSquare, PieceToken, Taken, square_center};
 use crate::game::{GameSet, Highlights};
 use crate::rules::{Color as Side, Square};
@@ -16,37 +18,45 @@ enum Look {
     Taken,
 }
 
+/// One look of a piece at each quality: the standard material (clearcoat, shadows) and
+/// the cheap one a software renderer can afford.
+#[derive(Clone)]
+struct PieceLook {
+    standard: Handle<StandardMaterial>,
+    cheap: Handle<WoodMaterial>,
+}
+
 #[derive(Resource)]
 struct PieceLooks {
     mesh: Handle<Mesh>,
     /// Indexed by colour, then look.
-    materials: [[Handle<StandardMaterial>; 4]; 2],
+    materials: [[PieceLook; 4]; 2],
 }
 
 impl PieceLooks {
-    fn get(&self, side: Side, look: Look) -> Handle<StandardMaterial> {
+    fn get(&self, side: Side, look: Look) -> &PieceLook {
         let i = match look {
             Look::Normal => 0,
             Look::Hover => 1,
             Look::Selected => 2,
             Look::Taken => 3,
         };
-        self.materials[side.index()][i].clone()
+        &self.materials[side.index()][i]
     }
 }
 
-/// Overlay materials for squares.
+/// Overlay materials for squares (flat colours: the cheap shader at every quality).
 #[derive(Resource)]
 struct MarkerLooks {
     quad: Handle<Mesh>,
     dot: Handle<Mesh>,
-    last_move: Handle<StandardMaterial>,
-    selected: Handle<StandardMaterial>,
-    target: Handle<StandardMaterial>,
-    route: Handle<StandardMaterial>,
-    must_capture: Handle<StandardMaterial>,
-    warn: Handle<StandardMaterial>,
-    hint: Handle<StandardMaterial>,
+    last_move: Handle<WoodMaterial>,
+    selected: Handle<WoodMaterial>,
+    target: Handle<WoodMaterial>,
+    route: Handle<WoodMaterial>,
+    must_capture: Handle<WoodMaterial>,
+    warn: Handle<WoodMaterial>,
+    hint: Handle<WoodMaterial>,
 }
 
 /// A copy of a material drawn under the table while the game starts, then removed.
@@ -70,71 +80,89 @@ fn setup_looks(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut woods: ResMut<Assets<WoodMaterial>>,
 ) {
-    let piece = |base: Color, emissive: LinearRgba, alpha: f32| StandardMaterial {
-        base_color: base.with_alpha(alpha),
-        emissive,
-        perceptual_roughness: 0.32,
-        reflectance: 0.5,
-        clearcoat: 0.6,
-        clearcoat_perceptual_roughness: 0.25,
-        alpha_mode: if alpha < 1.0 {
+    let alpha_mode = |alpha: f32| {
+        if alpha < 1.0 {
             AlphaMode::Blend
         } else {
             AlphaMode::Opaque
-        },
-        ..default()
+        }
+    };
+    let mut piece = |base: Color, emissive: LinearRgba, alpha: f32| PieceLook {
+        standard: materials.add(StandardMaterial {
+            base_color: base.with_alpha(alpha),
+            emissive,
+            perceptual_roughness: 0.32,
+            reflectance: 0.5,
+            clearcoat: 0.6,
+            clearcoat_perceptual_roughness: 0.25,
+            alpha_mode: alpha_mode(alpha),
+            ..default()
+        }),
+        cheap: woods.add(WoodMaterial::plain(
+            {
+                let glow = Color::linear_rgb(emissive.red, emissive.green, emissive.blue);
+                let mut light = WoodLight::sunlit(base.with_alpha(alpha), 0.35, 48.0);
+                let g = glow.to_linear();
+                light.ambient += Vec4::new(g.red, g.green, g.blue, 0.0) * 2.5;
+                light
+            },
+            alpha_mode(alpha),
+        )),
     };
     let white = Color::srgb(0.93, 0.88, 0.76);
     let black = Color::srgb(0.16, 0.045, 0.035);
-    let set = |base: Color, materials: &mut Assets<StandardMaterial>| {
+    let mut set = |base: Color| {
         [
-            materials.add(piece(base, LinearRgba::BLACK, 1.0)),
-            materials.add(piece(base, LinearRgba::rgb(0.25, 0.2, 0.05), 1.0)),
-            materials.add(piece(base, LinearRgba::rgb(0.05, 0.45, 0.12), 1.0)),
-            materials.add(piece(
+            piece(base, LinearRgba::BLACK, 1.0),
+            piece(base, LinearRgba::rgb(0.25, 0.2, 0.05), 1.0),
+            piece(base, LinearRgba::rgb(0.05, 0.45, 0.12), 1.0),
+            piece(
                 base.mix(&Color::srgb(0.7, 0.1, 0.1), 0.45),
                 LinearRgba::BLACK,
                 0.55,
-            )),
+            ),
         ]
     };
-    let materials_white = set(white, &mut materials);
-    let materials_black = set(black, &mut materials);
+    let materials_white = set(white);
+    let materials_black = set(black);
     let looks = PieceLooks {
         mesh: meshes.add(piece_disc()),
         materials: [materials_white, materials_black],
     };
     // Every material drawn once from the start, hidden under the table, so the renderer
     // builds all pipelines while the game starts rather than in the middle of a move.
-    for material in looks.materials.iter().flatten() {
+    for look in looks.materials.iter().flatten() {
         commands.spawn((
             Mesh3d(looks.mesh.clone()),
-            MeshMaterial3d(material.clone()),
+            MeshMaterial3d(look.standard.clone()),
+            Transform::from_xyz(0.0, -3.0, 0.0),
+            Pickable::IGNORE,
+            Prewarm,
+        ));
+        commands.spawn((
+            Mesh3d(looks.mesh.clone()),
+            MeshMaterial3d(look.cheap.clone()),
             Transform::from_xyz(0.0, -3.0, 0.0),
             Pickable::IGNORE,
             Prewarm,
         ));
     }
     commands.insert_resource(looks);
-    let overlay = |c: Color, materials: &mut Assets<StandardMaterial>| {
-        materials.add(StandardMaterial {
-            base_color: c,
-            unlit: true,
-            alpha_mode: AlphaMode::Blend,
-            ..default()
-        })
+    let overlay = |c: Color, woods: &mut Assets<WoodMaterial>| {
+        woods.add(WoodMaterial::plain(WoodLight::flat(c), AlphaMode::Blend))
     };
     let markers = MarkerLooks {
         quad: meshes.add(Plane3d::default().mesh().size(0.96, 0.96)),
         dot: meshes.add(Circle::new(0.16)),
-        last_move: overlay(Color::srgba(1.0, 0.8, 0.25, 0.35), &mut materials),
-        selected: overlay(Color::srgba(0.3, 1.0, 0.4, 0.45), &mut materials),
-        target: overlay(Color::srgba(0.35, 1.0, 0.45, 0.8), &mut materials),
-        route: overlay(Color::srgba(0.3, 0.6, 1.0, 0.45), &mut materials),
-        must_capture: overlay(Color::srgba(1.0, 0.45, 0.1, 0.4), &mut materials),
-        warn: overlay(Color::srgba(1.0, 0.1, 0.05, 0.6), &mut materials),
-        hint: overlay(Color::srgba(0.55, 0.35, 1.0, 0.55), &mut materials),
+        last_move: overlay(Color::srgba(1.0, 0.8, 0.25, 0.35), &mut woods),
+        selected: overlay(Color::srgba(0.3, 1.0, 0.4, 0.45), &mut woods),
+        target: overlay(Color::srgba(0.35, 1.0, 0.45, 0.8), &mut woods),
+        route: overlay(Color::srgba(0.3, 0.6, 1.0, 0.45), &mut woods),
+        must_capture: overlay(Color::srgba(1.0, 0.45, 0.1, 0.4), &mut woods),
+        warn: overlay(Color::srgba(1.0, 0.1, 0.05, 0.6), &mut woods),
+        hint: overlay(Color::srgba(0.55, 0.35, 1.0, 0.55), &mut woods),
     };
     for material in [&markers.last_move, &markers.target] {
         commands.spawn((
@@ -148,28 +176,35 @@ fn setup_looks(
     commands.insert_resource(markers);
 }
 
-/// Gives new discs their mesh and material.
+/// Gives new discs their mesh (their material follows in [`style_pieces`]).
 fn dress_discs(
     mut commands: Commands,
     looks: Res<PieceLooks>,
-    discs: Query<(Entity, &Disc), Without<Mesh3d>>,
+    discs: Query<Entity, (With<Disc>, Without<Mesh3d>)>,
 ) {
-    for (entity, disc) in &discs {
-        commands.entity(entity).insert((
-            Mesh3d(looks.mesh.clone()),
-            MeshMaterial3d(looks.get(disc.color, Look::Normal)),
-        ));
+    for entity in &discs {
+        commands.entity(entity).insert(Mesh3d(looks.mesh.clone()));
     }
 }
 
-/// Lights the hovered movable piece and the selected one; dims pieces already taken.
+/// The discs' material components, of either quality.
+type DiscMaterials<'a> = (
+    Option<&'a MeshMaterial3d<StandardMaterial>>,
+    Option<&'a MeshMaterial3d<WoodMaterial>>,
+);
+
+/// Lights the hovered movable piece and the selected one; dims pieces already taken; gives
+/// every disc the material of the graphics quality.
 fn style_pieces(
+    mut commands: Commands,
     looks: Res<PieceLooks>,
+    quality: Res<Quality>,
     highlights: Res<Highlights>,
     hovered: Res<Hovered>,
     pieces: Query<(&PieceToken, &OnSquare, Has<Taken>, &Children)>,
-    mut discs: Query<&mut MeshMaterial3d<StandardMaterial>, With<Disc>>,
+    discs: Query<DiscMaterials, With<Disc>>,
 ) {
+    let high = *quality == Quality::High;
     for (token, on, taken, children) in &pieces {
         let look = if taken {
             Look::Taken
@@ -182,10 +217,19 @@ fn style_pieces(
         };
         let wanted = looks.get(token.color, look);
         for child in children.iter() {
-            if let Ok(mut material) = discs.get_mut(child)
-                && material.0 != wanted
-            {
-                material.0 = wanted.clone();
+            let Ok((standard, cheap)) = discs.get(child) else {
+                continue;
+            };
+            if high && standard.is_none_or(|m| m.0 != wanted.standard) {
+                commands
+                    .entity(child)
+                    .remove::<MeshMaterial3d<WoodMaterial>>()
+                    .insert(MeshMaterial3d(wanted.standard.clone()));
+            } else if !high && cheap.is_none_or(|m| m.0 != wanted.cheap) {
+                commands
+                    .entity(child)
+                    .remove::<MeshMaterial3d<StandardMaterial>>()
+                    .insert(MeshMaterial3d(wanted.cheap.clone()));
             }
         }
     }
@@ -207,7 +251,7 @@ fn place_markers(
     for entity in &markers {
         commands.entity(entity).despawn();
     }
-    let mut quad = |sq: Square, material: &Handle<StandardMaterial>, lift: f32| {
+    let mut quad = |sq: Square, material: &Handle<WoodMaterial>, lift: f32| {
         commands.spawn((
             Mesh3d(looks.quad.clone()),
             MeshMaterial3d(material.clone()),
