@@ -51,6 +51,7 @@ fn detect_software_renderer(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn apply_quality(
     mut commands: Commands,
     quality: Res<Quality>,
