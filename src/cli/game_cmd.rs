@@ -39,6 +39,7 @@ pub fn demo(
         new_game: NewGame::fresh(setup),
         moves,
         screenshot,
+        started: super::started(),
     };
     crate::game::view::demo_app(config).run();
     Ok(())

@@ -93,8 +93,17 @@ fn position_arg(fen: &Option<String>) -> Result<Position, String> {
     }
 }
 
+/// When the command line started to run (the demo reports its time to the first frame).
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// The moment [`run`] was first called.
+pub fn started() -> std::time::Instant {
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {
+    started();
     let cli = match Cli::try_parse_from(
         std::iter::once("shashki".to_string()).chain(args.iter().cloned()),
     ) {

@@ -75,6 +75,16 @@ pub struct DemoConfig {
     pub new_game: NewGame,
     pub moves: Option<u32>,
     pub screenshot: Option<String>,
+    /// When the program started, for the time to the first frame.
+    pub started: Instant,
+}
+
+/// The time from start to the first frame shown (the second frame of the loop: the first
+/// one's picture is drawn while the second is prepared).
+#[derive(Resource, Default)]
+struct FirstFrame {
+    frames: u32,
+    ms: Option<f64>,
 }
 
 #[derive(Resource, Default, Debug)]
@@ -94,6 +104,7 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(FrameStats::with_warmup(10))
         .init_resource::<DemoPhase>()
         .init_resource::<MovesShown>()
+        .init_resource::<FirstFrame>()
         .add_systems(
             Startup,
             |config: Res<DemoConfig>, mut w: MessageWriter<NewGame>| {
@@ -103,8 +114,17 @@ pub fn plugin(app: &mut App) {
         .add_systems(Last, (record_frame, drive_demo).chain());
 }
 
-fn record_frame(mut stats: ResMut<FrameStats>, ai: Res<AiPlayer>) {
+fn record_frame(
+    mut stats: ResMut<FrameStats>,
+    mut first: ResMut<FirstFrame>,
+    config: Res<DemoConfig>,
+    ai: Res<AiPlayer>,
+) {
     stats.record(ai.is_thinking());
+    first.frames += 1;
+    if first.frames == 2 {
+        first.ms = Some(config.started.elapsed().as_secs_f64() * 1000.0);
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -117,6 +137,7 @@ fn drive_demo(
     animator: Res<Animator>,
     rules: Res<Rules>,
     stats: Res<FrameStats>,
+    first: Res<FirstFrame>,
     mut new_game: MessageWriter<NewGame>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -151,6 +172,9 @@ fn drive_demo(
         DemoPhase::Done => {
             println!("{}", stats.summary());
             println!("{}", stats.thinking_summary());
+            if let Some(ms) = first.ms {
+                println!("first_frame_ms {ms:.0}");
+            }
             exit.write(AppExit::Success);
             *phase = DemoPhase::Exiting;
         }
