@@ -84,6 +84,7 @@ fn start_search(rules: Res<Rules>, mut player: ResMut<AiPlayer>) {
     player.seed = player.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let seed = player.seed;
     let task = AsyncComputeTaskPool::get().spawn(async move {
+        yield_to_drawing();
         let mv = engine.choose_move(&game, level, seed, &flag);
         (engine, mv)
     });
@@ -121,5 +122,18 @@ fn poll_search(
     {
         player.ready = None;
         play.write(PlayMove(mv));
+    }
+}
+
+/// Lowers the calling thread's priority (nice 10) so that on a busy machine the frame is
+/// drawn first and the search takes the time left over; on few cores (and with a software
+/// renderer) this keeps the frame rate steady while the computer thinks. Linux only; the
+/// threads of the compute pool keep the setting, which is what they are for here.
+pub(super) fn yield_to_drawing() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `who == 0` is the calling thread on
+    // Linux, where the nice value is per thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }

@@ -147,6 +147,7 @@ fn run_analysis(rules: Res<Rules>, mut analysis: ResMut<Analysis>) {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let task = AsyncComputeTaskPool::get().spawn(async move {
+        super::ai::yield_to_drawing();
         let limits = Limits {
             depth: Some(ANALYSIS_DEPTH),
             nodes: None,

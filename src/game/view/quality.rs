@@ -1,6 +1,6 @@
 //! Graphics quality: shadows, MSAA and shadow-map size; Low by itself on a software renderer.
 
-use super::scene::{FillLight, MainLight, WoodSurface};
+use super::scene::{BACKDROP_HIGH, BACKDROP_LOW, FillLight, MainLight, Table, WoodSurface};
 use super::wood::WoodMaterial;
 use crate::game::GameSet;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
@@ -57,7 +57,9 @@ fn apply_quality(
     quality: Res<Quality>,
     cameras: Query<Entity, With<Camera3d>>,
     mut lights: Query<(Entity, &mut DirectionalLight), With<MainLight>>,
-    mut fill: Query<&mut Visibility, With<FillLight>>,
+    mut fill: Query<&mut Visibility, (With<FillLight>, Without<Table>)>,
+    mut table: Query<&mut Visibility, With<Table>>,
+    mut backdrop: ResMut<ClearColor>,
     mut shadow_map: ResMut<DirectionalLightShadowMap>,
     surfaces: Query<(Entity, &WoodSurface)>,
     mut applied: Local<Option<(Quality, usize, usize)>>,
@@ -73,13 +75,15 @@ fn apply_quality(
         let mut camera = commands.entity(camera);
         camera.insert(if high { Msaa::Sample4 } else { Msaa::Off });
     }
-    for mut visibility in &mut fill {
-        *visibility = if high {
-            Visibility::Inherited
-        } else {
-            Visibility::Hidden
-        };
+    let shown = if high {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
+    for mut visibility in fill.iter_mut().chain(table.iter_mut()) {
+        *visibility = shown;
     }
+    backdrop.0 = if high { BACKDROP_HIGH } else { BACKDROP_LOW };
     for (entity, mut light) in &mut lights {
         light.shadow_maps_enabled = high;
         commands.entity(entity).insert(

@@ -19,6 +19,15 @@ pub struct MainLight;
 #[derive(Component)]
 pub struct FillLight;
 
+/// The table top (at low quality the background colour stands in for it: it covers most
+/// of the window, and a software rasteriser pays for every pixel it shades).
+#[derive(Component)]
+pub struct Table;
+
+/// The background at high quality (behind the table) and at low quality (as the table).
+pub const BACKDROP_HIGH: Color = Color::srgb(0.06, 0.055, 0.05);
+pub const BACKDROP_LOW: Color = Color::srgb(0.36, 0.25, 0.155);
+
 /// Half the width of the frame around the 8x8 squares.
 pub const FRAME_HALF: f32 = 4.65;
 /// Top of the frame, just below the squares.
@@ -103,7 +112,7 @@ struct SquareMaterials {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SquareMaterials>()
         .add_systems(Update, apply_theme)
-        .insert_resource(ClearColor(Color::srgb(0.06, 0.055, 0.05)))
+        .insert_resource(ClearColor(BACKDROP_HIGH))
         .insert_resource(GlobalAmbientLight {
             color: Color::srgb(1.0, 0.92, 0.82),
             brightness: 260.0,
@@ -226,6 +235,7 @@ fn spawn_scene(
         Mesh3d(meshes.add(Cuboid::new(40.0, 0.6, 26.0))),
         MeshMaterial3d(table.standard.clone()),
         table,
+        Table,
         Transform::from_xyz(0.0, -0.5 - 0.3, 0.0),
         Pickable::IGNORE,
     ));
