@@ -175,6 +175,8 @@ texts! {
     EditorBlackKing => "Black king", "Чёрная дамка";
     EditorEraser => "Eraser", "Ластик";
     EditorNeedsBothSides => "Each side needs at least one piece", "У каждой стороны должна быть хотя бы одна шашка";
+    EditorNoMoves => "The side to move has no move here", "У стороны, чей ход, здесь нет ходов";
+    AnswerFirst => "Answer the question first", "Сначала ответьте на вопрос";
     EditorSideToMove => "Side to move", "Чей ход";
     EditorHelp => "Click a square to put the chosen piece there; click it again to take it off", "Щёлкните поле, чтобы поставить выбранную шашку; щёлкните ещё раз, чтобы убрать";
     PlayFromHere => "Play from this position", "Играть с этой позиции";

@@ -673,3 +673,70 @@ fn the_interface_font_shows_every_russian_text() {
         );
     }
 }
+
+#[test]
+fn reviewing_a_resigned_game_keeps_its_result_and_continuing_drops_the_tail() {
+    let mut app = app_with(humans(Variant::Russian), None);
+    play(&mut app, &["c3-d4", "f6-g5", "b2-c3"]);
+    command(&mut app, GameCommand::Resign);
+    let resigned = app.world().resource::<Rules>().game.outcome();
+    assert!(resigned.is_some());
+    // Back through the moves and forward again: the resignation comes back at the end.
+    command(&mut app, GameCommand::StepBack);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 2);
+    assert!(rules.game.outcome().is_none());
+    assert!(rules.in_review());
+    assert_eq!(rules.full_game().outcome(), resigned, "the save keeps it");
+    // Resigning or offering a draw at a reviewed point does nothing.
+    command(&mut app, GameCommand::OfferDraw);
+    assert!(app.world().resource::<Rules>().game.outcome().is_none());
+    command(&mut app, GameCommand::GoTo(usize::MAX));
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 3);
+    assert_eq!(rules.game.outcome(), resigned);
+
+    // Redo while reviewing stays a review; "continue from here" drops the later moves.
+    command(&mut app, GameCommand::GoTo(1));
+    command(&mut app, GameCommand::Redo);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 2);
+    assert!(rules.in_review());
+    command(&mut app, GameCommand::ContinueHere);
+    command(&mut app, GameCommand::ConfirmBranch);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 2);
+    assert_eq!(rules.total_plies(), 2, "the tail is gone");
+    assert!(!rules.game.can_redo());
+    assert!(rules.game.outcome().is_none());
+    assert!(rules.declared.is_none());
+}
+
+#[test]
+fn the_editor_refuses_a_position_without_a_move() {
+    use shashki::game::AppState;
+    use shashki::game::editor::{Editor, EditorCommand, Tool};
+    let mut app = app_with(humans(Variant::Russian), None);
+    app.world_mut().write_message(EditorCommand::Open);
+    frames(&mut app, 2);
+    app.world_mut().write_message(EditorCommand::Clear);
+    frames(&mut app, 2);
+    app.world_mut().resource_mut::<Editor>().tool = Tool::WhiteMan;
+    click(&mut app, "a1");
+    app.world_mut().resource_mut::<Editor>().tool = Tool::BlackMan;
+    click(&mut app, "b2");
+    click(&mut app, "c3");
+    app.world_mut()
+        .write_message(EditorCommand::SideToMove(Side::White));
+    frames(&mut app, 2);
+    app.world_mut()
+        .write_message(EditorCommand::Play(humans(Variant::Russian)));
+    frames(&mut app, 3);
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::Editing,
+        "White is blocked: no game starts"
+    );
+    let message = app.world().resource::<Status>().message.clone().unwrap();
+    assert_eq!(message, Note::Text(Text::EditorNoMoves));
+}

@@ -155,6 +155,14 @@ fn a_restarted_game_continues_with_its_whole_history_and_counters() {
     // Play goes on from there.
     play(&mut app, &["f6-g5"]);
     assert_eq!(app.world().resource::<Rules>().game.ply(), 8);
+    // Stepping back to review keeps the whole game in the save.
+    for _ in 0..2 {
+        app.world_mut().write_message(GameCommand::StepBack);
+        frames(&mut app, 2);
+    }
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 6);
+    let saved = Store::open().load_game().value.expect("saved");
+    assert_eq!(saved.game.ply(), 8);
     let _ = std::fs::remove_dir_all(&home);
 }
 

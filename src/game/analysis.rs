@@ -50,6 +50,8 @@ pub struct Analysis {
     hint_wanted: Option<(u64, usize)>,
     engine: Option<Ai>,
     running: Option<Running>,
+    /// A search given up (the position changed), finishing so its engine can be reused.
+    stale: Option<Running>,
 }
 
 impl Analysis {
@@ -58,16 +60,23 @@ impl Analysis {
         self.running.is_some()
     }
 
+    /// Stops the search in flight; its engine comes back once it has returned.
     fn abandon(&mut self) {
         if let Some(r) = self.running.take() {
             r.stop.store(true, Ordering::Relaxed);
+            self.stale = Some(r);
         }
     }
 }
 
 impl Drop for Analysis {
     fn drop(&mut self) {
-        self.abandon();
+        for r in [self.running.take(), self.stale.take()]
+            .into_iter()
+            .flatten()
+        {
+            r.stop.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -105,9 +114,19 @@ fn take_requests(
 }
 
 /// Starts a search when the bar or a hint needs one, and collects its verdict.
-fn run_analysis(rules: Res<Rules>, mut analysis: ResMut<Analysis>) {
+fn run_analysis(
+    rules: Res<Rules>,
+    editor: Res<super::editor::Editor>,
+    mut analysis: ResMut<Analysis>,
+) {
     let analysis = &mut *analysis;
     let key = key_of(&rules);
+    if let Some(stale) = analysis.stale.as_mut()
+        && let Some((engine, _)) = check_ready(&mut stale.task)
+    {
+        analysis.engine = Some(engine);
+        analysis.stale = None;
+    }
     if analysis.verdict.is_some_and(|v| v.key != key) {
         analysis.verdict = None;
     }
@@ -135,10 +154,14 @@ fn run_analysis(rules: Res<Rules>, mut analysis: ResMut<Analysis>) {
         analysis.hint_wanted = None;
     }
     let wanted = analysis.evaluate || analysis.hint_wanted.is_some();
+    // The computer's own search comes first; the editor's board is not a game.
     if !wanted
         || analysis.running.is_some()
+        || analysis.stale.is_some()
         || analysis.verdict.is_some()
         || rules.game.outcome().is_some()
+        || rules.computer_to_move().is_some()
+        || editor.is_open()
     {
         return;
     }

@@ -61,6 +61,13 @@ pub struct Editor {
     before: Option<(Rules, AppState)>,
 }
 
+impl Editor {
+    /// True from opening the editor until a game is started from it or it is cancelled.
+    pub fn is_open(&self) -> bool {
+        self.before.is_some()
+    }
+}
+
 /// What the editor's panel asks for.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditorCommand {
@@ -111,10 +118,15 @@ fn show(
     rebuild.write(RebuildPieces);
 }
 
-/// Why a position cannot be played, in the player's language.
+/// Why a position cannot be played.
 fn unplayable(position: &Position) -> Option<Text> {
-    (position.pieces(Color::White) == 0 || position.pieces(Color::Black) == 0)
-        .then_some(Text::EditorNeedsBothSides)
+    if position.pieces(Color::White) == 0 || position.pieces(Color::Black) == 0 {
+        Some(Text::EditorNeedsBothSides)
+    } else if position.legal_moves().is_empty() {
+        Some(Text::EditorNoMoves)
+    } else {
+        None
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

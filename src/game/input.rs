@@ -162,7 +162,9 @@ fn handle_clicks(
             continue;
         }
         if !rules.human_to_move() {
-            if rules.in_review() {
+            if rules.pending_branch.is_some() {
+                status.say(Text::AnswerFirst);
+            } else if rules.in_review() {
                 status.say(Text::ReviewComputerTurn);
                 cues.write(Cue::Refused);
             } else if rules.game.outcome().is_none() {

@@ -105,7 +105,13 @@ fn saved_of(rules: &Rules) -> Option<SavedGame> {
         }
         (Player::Computer(_), Player::Computer(_)) => return None,
     };
-    Some(SavedGame::new(rules.game.clone(), opponent, setup.viewer()))
+    // While the player reviews an earlier point the whole game is kept, not the point.
+    let game = if rules.in_review() {
+        rules.full_game()
+    } else {
+        rules.game.clone()
+    };
+    Some(SavedGame::new(game, opponent, setup.viewer()))
 }
 
 /// Once a new game starts (the saved one or another), there is nothing left to continue.
@@ -126,12 +132,17 @@ fn save(
     persist: Option<Res<Persist>>,
     mut status: ResMut<Status>,
     language: Res<Language>,
+    editor: Res<super::editor::Editor>,
     mut last: Local<Option<(u64, usize, bool)>>,
 ) {
     let Some(persist) = persist else {
         return;
     };
     if *state.get() != AppState::Playing {
+        return;
+    }
+    // The editor shows its position in the rules resource: that is not the game.
+    if editor.is_open() {
         return;
     }
     let over = rules.game.outcome().is_some();
@@ -143,7 +154,7 @@ fn save(
     let Some(saved) = saved_of(&rules) else {
         return;
     };
-    let written = if over {
+    let written = if saved.game.outcome().is_some() {
         persist.store.clear_game()
     } else {
         persist.store.save_game(&saved)

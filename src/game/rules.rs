@@ -5,7 +5,7 @@ use super::GameSet;
 use super::animation::Animator;
 use crate::ai::{Level, accepts_draw};
 use crate::i18n::{self, Lang, Text};
-use crate::rules::{Color, Game, Move, Position, Variant};
+use crate::rules::{Color, Game, Move, Outcome, Position, Variant};
 use bevy::prelude::*;
 
 /// Who plays one colour.
@@ -78,6 +78,9 @@ pub struct Rules {
     /// A change that would drop the moves after the reviewed point, waiting for the
     /// player's confirmation.
     pub pending_branch: Option<Branch>,
+    /// A declared result (resignation, agreed draw) set aside while the player reviews
+    /// earlier moves, with the ply it belongs to; it comes back at that ply.
+    pub declared: Option<(usize, Outcome)>,
 }
 
 /// What replaces the moves after the reviewed point once the player confirms.
@@ -97,6 +100,7 @@ impl Default for Rules {
             generation: 0,
             reviewing: false,
             pending_branch: None,
+            declared: None,
         }
     }
 }
@@ -122,6 +126,51 @@ impl Rules {
     /// Plies played and recorded after the current point: the whole game's length.
     pub fn total_plies(&self) -> usize {
         self.game.ply() + self.game.redo_moves().len()
+    }
+
+    /// The whole game: the moves stepped back over replayed, a declared result restored.
+    pub fn full_game(&self) -> Game {
+        let mut game = self.game.clone();
+        while game.redo().is_some() {}
+        if let Some((ply, outcome)) = self.declared
+            && game.ply() == ply
+        {
+            game.declare(outcome);
+        }
+        game
+    }
+
+    /// One move back for review; a declared result is set aside, not lost.
+    fn step_back(&mut self) -> bool {
+        if self.game.ply() == 0 {
+            return false;
+        }
+        let outcome = self.game.outcome();
+        if self.game.undo().is_none() {
+            // Only the declaration was lifted: keep it for the end, then step back.
+            if let Some(outcome) = outcome {
+                self.declared = Some((self.game.ply(), outcome));
+            }
+            self.game.undo();
+        }
+        true
+    }
+
+    /// One recorded move forward; at the end of the record a declared result comes back.
+    fn step_forward(&mut self) -> Option<Move> {
+        let played = self.game.redo()?;
+        self.restore_declared();
+        Some(played)
+    }
+
+    fn restore_declared(&mut self) {
+        if let Some((ply, outcome)) = self.declared
+            && self.game.ply() == ply
+            && !self.game.can_redo()
+        {
+            self.game.declare(outcome);
+            self.declared = None;
+        }
     }
 
     /// The level of the computer to move, if a computer is to move in a game still going on
@@ -298,6 +347,7 @@ pub(super) fn start_new_game(
         generation,
         reviewing: false,
         pending_branch: None,
+        declared: None,
     };
     *status = Status::default();
     rebuild.write(RebuildPieces);
@@ -320,7 +370,7 @@ fn play_moves(
                 .last()
                 .is_some_and(|next| next.same_effect(mv))
             {
-                if let Some(played) = rules.game.redo() {
+                if let Some(played) = rules.step_forward() {
                     rules.reviewing = rules.game.can_redo();
                     committed.write(MoveCommitted { mv: played, before });
                 }
@@ -363,17 +413,16 @@ fn run_commands(
         }
         match command {
             GameCommand::StepBack => {
-                if rules.game.ply() == 0 {
+                if !rules.step_back() {
                     continue;
                 }
-                rules.game.undo();
                 rules.reviewing = true;
                 rules.generation += 1;
                 rebuild.write(RebuildPieces);
             }
             GameCommand::StepForward => {
                 let before = *rules.game.position();
-                if let Some(played) = rules.game.redo() {
+                if let Some(played) = rules.step_forward() {
                     rules.reviewing = rules.game.can_redo();
                     rules.generation += 1;
                     committed.write(MoveCommitted { mv: played, before });
@@ -384,11 +433,8 @@ fn run_commands(
                 if ply == rules.game.ply() {
                     continue;
                 }
-                // A declared result is lifted by the first undo; then the moves go back.
-                while rules.game.ply() > ply {
-                    rules.game.undo();
-                }
-                while rules.game.ply() < ply && rules.game.redo().is_some() {}
+                while rules.game.ply() > ply && rules.step_back() {}
+                while rules.game.ply() < ply && rules.step_forward().is_some() {}
                 rules.reviewing = rules.game.can_redo();
                 rules.generation += 1;
                 rebuild.write(RebuildPieces);
@@ -405,6 +451,7 @@ fn run_commands(
                 let ply = rules.game.ply();
                 rules.game.truncate(ply);
                 rules.reviewing = false;
+                rules.declared = None;
                 rules.generation += 1;
                 if let Branch::Move(mv) = branch {
                     let before = *rules.game.position();
@@ -425,12 +472,13 @@ fn run_commands(
                     status.say(Text::NothingToUndo);
                     continue;
                 }
-                rules.reviewing = false;
                 if against_computer {
                     while !rules.setup.is_human(rules.game.side_to_move()) && rules.game.ply() > 0 {
                         rules.game.undo();
                     }
                 }
+                // Stepping back through a review stays a review.
+                rules.reviewing = rules.reviewing && rules.game.can_redo();
                 rules.generation += 1;
                 rebuild.write(RebuildPieces);
             }
@@ -439,7 +487,6 @@ fn run_commands(
                     status.say(Text::NothingToRedo);
                     continue;
                 }
-                rules.reviewing = false;
                 if against_computer {
                     while !rules.setup.is_human(rules.game.side_to_move())
                         && rules.game.can_redo()
@@ -448,11 +495,13 @@ fn run_commands(
                         rules.game.redo();
                     }
                 }
+                rules.restore_declared();
+                rules.reviewing = rules.reviewing && rules.game.can_redo();
                 rules.generation += 1;
                 rebuild.write(RebuildPieces);
             }
             GameCommand::Resign => {
-                if rules.game.outcome().is_some() {
+                if rules.game.outcome().is_some() || rules.in_review() {
                     continue;
                 }
                 let loser = rules
@@ -464,7 +513,7 @@ fn run_commands(
                 rules.generation += 1;
             }
             GameCommand::OfferDraw => {
-                if rules.game.outcome().is_some() {
+                if rules.game.outcome().is_some() || rules.in_review() {
                     continue;
                 }
                 match rules.setup.computer() {

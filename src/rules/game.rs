@@ -368,14 +368,15 @@ impl Game {
         &self.redo
     }
 
-    /// Cuts the game back to `ply` plies, dropping the tail (for continuing from a reviewed point).
+    /// Cuts the game back to `ply` plies, dropping the tail and the moves that could be
+    /// replayed (for continuing from a reviewed point).
     pub fn truncate(&mut self, ply: usize) {
         if ply < self.moves.len() {
             self.moves.truncate(ply);
             self.history.truncate(ply + 1);
-            self.redo.clear();
             self.declared = None;
         }
+        self.redo.clear();
     }
 
     /// The side `color` resigns.

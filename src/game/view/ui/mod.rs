@@ -14,6 +14,7 @@ use super::{FlipView, UiClick};
 use crate::ai::Level;
 use crate::game::analysis::RequestHint;
 use crate::game::animation::AnimationSpeed;
+use crate::game::editor::EditorCommand;
 use crate::game::persist::Persist;
 use crate::game::pieces::square_center;
 use crate::game::{
@@ -332,6 +333,7 @@ fn new_game_panel(
 fn confirm_dialogs(
     mut contexts: EguiContexts,
     language: Res<Language>,
+    state: Res<State<AppState>>,
     rules: Res<Rules>,
     mut windows: ResMut<Windows>,
     mut commands: MessageWriter<GameCommand>,
@@ -373,7 +375,11 @@ fn confirm_dialogs(
     if windows.confirm_resign
         && let Some(yes) = ask("resign", Text::ConfirmResign)
     {
-        if yes {
+        // Only if the game is still the one the question was about.
+        let live = *state.get() == AppState::Playing
+            && rules.game.outcome().is_none()
+            && !rules.in_review();
+        if yes && live {
             commands.write(GameCommand::Resign);
         }
         windows.confirm_resign = false;
@@ -477,15 +483,18 @@ fn board_labels(
 }
 
 /// The keyboard: N new game, U or Ctrl+Z undo, Ctrl+Y redo, H hint, arrows to review,
-/// F1 help, Esc closes a window or drops a selection, else opens the game menu.
+/// F1 help, Esc answers "no" to a pending question, drops a selection, closes a window,
+/// leaves the editor, or else opens the new-game panel.
 /// (F flips the board: see the camera.)
 #[allow(clippy::too_many_arguments)]
 fn shortcuts(
     keyboard: Res<ButtonInput<KeyCode>>,
     state: Res<State<AppState>>,
     selection: Res<Selection>,
+    rules: Res<Rules>,
     mut windows: ResMut<Windows>,
     mut commands: MessageWriter<GameCommand>,
+    mut editor: MessageWriter<EditorCommand>,
     mut hints: MessageWriter<RequestHint>,
     mut cancel: MessageWriter<CancelSelection>,
     mut flips: MessageWriter<FlipView>,
@@ -493,9 +502,14 @@ fn shortcuts(
     let ctrl = keyboard.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k| keyboard.just_pressed(k);
     if pressed(KeyCode::Escape) {
-        if selection.from.is_some() {
+        if rules.pending_branch.is_some() {
+            commands.write(GameCommand::CancelBranch);
+        } else if selection.from.is_some() {
             cancel.write(CancelSelection);
-        } else if !windows.close_all() {
+        } else if windows.close_all() {
+        } else if *state.get() == AppState::Editing {
+            editor.write(EditorCommand::Cancel);
+        } else {
             windows.new_game = true;
         }
     }

@@ -85,7 +85,7 @@ pub(super) fn game_panel(
                 ui.label(i18n::repetition_text(lang, game.repetitions()));
             }
             ui.separator();
-            let live = playing && game.outcome().is_none();
+            let live = playing && game.outcome().is_none() && !rules.in_review();
             ui.horizontal_wrapped(|ui| {
                 if ui.button(t(Text::NewGame)).on_hover_text("N").clicked() {
                     windows.new_game = true;
