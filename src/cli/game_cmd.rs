@@ -21,6 +21,7 @@ pub fn demo(
     moves: Option<u32>,
     screenshot: Option<String>,
     bare: bool,
+    level: Option<u8>,
 ) -> Result<(), String> {
     use crate::ai::Level;
     use crate::game::demo::DemoConfig;
@@ -32,8 +33,8 @@ pub fn demo(
     // Low levels keep the demo brisk; the point is to watch every animation.
     let setup = Setup {
         variant,
-        white: Player::Computer(Level::new(1)),
-        black: Player::Computer(Level::new(2)),
+        white: Player::Computer(Level::new(level.unwrap_or(1))),
+        black: Player::Computer(Level::new(level.unwrap_or(2))),
     };
     let config = DemoConfig {
         new_game: NewGame::fresh(setup),
@@ -51,7 +52,8 @@ pub fn demo(
     moves: Option<u32>,
     screenshot: Option<String>,
     bare: bool,
+    level: Option<u8>,
 ) -> Result<(), String> {
-    let _ = (variant, moves, screenshot, bare);
+    let _ = (variant, moves, screenshot, bare, level);
     Err("this build has no window (built without the `game` feature)".into())
 }

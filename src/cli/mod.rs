@@ -83,6 +83,9 @@ pub enum Command {
         /// Time a bare reference scene instead (for comparing frame times).
         #[arg(long, hide = true)]
         bare: bool,
+        /// The computer's level on both sides (default: 1 for White, 2 for Black, brisk).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: Option<u8>,
     },
 }
 
@@ -173,6 +176,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
             moves,
             screenshot,
             bare,
-        } => game_cmd::demo(variant, moves, screenshot, bare),
+            level,
+        } => game_cmd::demo(variant, moves, screenshot, bare, level),
     }
 }

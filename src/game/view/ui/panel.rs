@@ -28,11 +28,14 @@ pub(super) fn game_panel(
     mut commands: MessageWriter<GameCommand>,
     mut flips: MessageWriter<FlipView>,
     mut hints: MessageWriter<RequestHint>,
+    mut shown_ply: Local<Option<usize>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = language.0;
     let t = |k| tr(lang, k);
     let game = &rules.game;
+    // The list scrolls to the current move once when it changes, not on every frame.
+    let scroll = shown_ply.replace(game.ply()) != Some(game.ply());
     let playing = *state.get() == AppState::Playing;
     if *state.get() == AppState::Editing {
         return Ok(());
@@ -161,7 +164,7 @@ pub(super) fn game_panel(
                     }
                 });
             }
-            move_list(ui, &rules, lang, &mut commands);
+            move_list(ui, &rules, lang, scroll, &mut commands);
             if info.software {
                 ui.small(format!("{}: {}", t(Text::SoftwareRenderer), info.adapter));
             }
@@ -174,6 +177,7 @@ fn move_list(
     ui: &mut egui::Ui,
     rules: &Rules,
     lang: crate::i18n::Lang,
+    scroll: bool,
     commands: &mut MessageWriter<GameCommand>,
 ) {
     let game = &rules.game;
@@ -199,7 +203,7 @@ fn move_list(
                         let label = egui::RichText::new(text).monospace();
                         let label = if ply > current { label.weak() } else { label };
                         let response = ui.selectable_label(here, label);
-                        if here && !rules.in_review() {
+                        if here && scroll {
                             response.scroll_to_me(None);
                         }
                         if response.clicked() {
