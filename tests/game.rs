@@ -739,4 +739,15 @@ fn the_editor_refuses_a_position_without_a_move() {
     );
     let message = app.world().resource::<Status>().message.clone().unwrap();
     assert_eq!(message, Note::Text(Text::EditorNoMoves));
+    assert!(app.world().resource::<Editor>().is_open());
+    // A new game from the new-game panel leaves the editor for good.
+    app.world_mut()
+        .write_message(NewGame::fresh(humans(Variant::Russian)));
+    frames(&mut app, 3);
+    assert!(!app.world().resource::<Editor>().is_open());
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::Playing
+    );
+    assert_eq!(entities(&mut app).len(), 24);
 }

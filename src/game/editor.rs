@@ -86,11 +86,21 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<EditorCommand>()
         .add_systems(
             Update,
-            (run_editor_commands, edit_squares)
-                .chain()
-                .in_set(GameSet::Rules)
-                .before(super::rules::start_new_game),
+            (
+                (run_editor_commands, edit_squares)
+                    .chain()
+                    .before(super::rules::start_new_game),
+                close_on_new_game.after(super::rules::start_new_game),
+            )
+                .in_set(GameSet::Rules),
         );
+}
+
+/// Any new game (from the editor or the new-game panel) closes the editor.
+fn close_on_new_game(mut new_games: MessageReader<NewGame>, mut editor: ResMut<Editor>) {
+    if new_games.read().count() > 0 {
+        editor.before = None;
+    }
 }
 
 /// The position with the piece of `tool` put on (or, if it is there already, taken off)

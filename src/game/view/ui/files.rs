@@ -42,6 +42,19 @@ pub(super) struct Files {
     choice: Option<Choice>,
 }
 
+impl Files {
+    /// True while the file dialog or the choice of game is on screen.
+    pub(super) fn is_open(&self) -> bool {
+        self.dialog.is_some() || self.choice.is_some()
+    }
+
+    /// Closes the dialog and the choice.
+    pub(super) fn close(&mut self) {
+        self.dialog = None;
+        self.choice = None;
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<FileAction>().init_resource::<Files>();
 }

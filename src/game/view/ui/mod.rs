@@ -492,6 +492,7 @@ fn shortcuts(
     state: Res<State<AppState>>,
     selection: Res<Selection>,
     rules: Res<Rules>,
+    mut files: ResMut<files::Files>,
     mut windows: ResMut<Windows>,
     mut commands: MessageWriter<GameCommand>,
     mut editor: MessageWriter<EditorCommand>,
@@ -506,6 +507,8 @@ fn shortcuts(
             commands.write(GameCommand::CancelBranch);
         } else if selection.from.is_some() {
             cancel.write(CancelSelection);
+        } else if files.is_open() {
+            files.close();
         } else if windows.close_all() {
         } else if *state.get() == AppState::Editing {
             editor.write(EditorCommand::Cancel);
