@@ -6,7 +6,6 @@ use crate::game::editor::{Editor, EditorCommand, Tool};
 use crate::game::{AppState, Language, Rules};
 use crate::i18n::{self, Text, tr};
 use crate::rules::{Color as Side, Variant};
-use crate::store::OpponentChoice as Opponent;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -73,25 +72,7 @@ pub(super) fn panel(
                 }
             });
             ui.separator();
-            ui.label(t(Text::Opponent));
-            ui.horizontal(|ui| {
-                ui.radio_value(&mut form.opponent, Opponent::Computer, t(Text::Computer));
-                ui.radio_value(
-                    &mut form.opponent,
-                    Opponent::Human,
-                    t(Text::SecondPlayerHere),
-                );
-            });
-            if form.opponent == Opponent::Computer {
-                let name = super::level_name(lang, form.level);
-                ui.add(egui::Slider::new(&mut form.level, 1..=10).text(name));
-                ui.label(t(Text::YourColour));
-                ui.horizontal(|ui| {
-                    for c in crate::store::ColourChoice::ALL {
-                        ui.radio_value(&mut form.color, c, t(c.label()));
-                    }
-                });
-            }
+            super::players_form(ui, lang, &mut form);
             ui.separator();
             ui.horizontal(|ui| {
                 if ui.button(t(Text::PlayFromHere)).clicked() {

@@ -160,6 +160,30 @@ fn player_text(lang: Lang, player: Player) -> String {
     }
 }
 
+/// Opponent, computer level and the human's colour (the new-game panel and the editor).
+fn players_form(ui: &mut egui::Ui, lang: Lang, form: &mut NewGameForm) {
+    let t = |k| tr(lang, k);
+    ui.label(t(Text::Opponent));
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut form.opponent, Opponent::Computer, t(Text::Computer));
+        ui.radio_value(
+            &mut form.opponent,
+            Opponent::Human,
+            t(Text::SecondPlayerHere),
+        );
+    });
+    if form.opponent == Opponent::Computer {
+        let name = level_name(lang, form.level);
+        ui.add(egui::Slider::new(&mut form.level, 1..=10).text(name));
+        ui.label(t(Text::YourColour));
+        ui.horizontal(|ui| {
+            for c in ColorChoice::ALL {
+                ui.radio_value(&mut form.color, c, t(c.label()));
+            }
+        });
+    }
+}
+
 /// The level's name for the slider.
 fn level_name(lang: Lang, level: u8) -> &'static str {
     let level = Level::new(level);
@@ -288,25 +312,7 @@ fn new_game_panel(
                 }
             });
             ui.separator();
-            ui.label(t(Text::Opponent));
-            ui.horizontal(|ui| {
-                ui.radio_value(&mut form.opponent, Opponent::Computer, t(Text::Computer));
-                ui.radio_value(
-                    &mut form.opponent,
-                    Opponent::Human,
-                    t(Text::SecondPlayerHere),
-                );
-            });
-            if form.opponent == Opponent::Computer {
-                let name = level_name(lang, form.level);
-                ui.add(egui::Slider::new(&mut form.level, 1..=10).text(name));
-                ui.label(t(Text::YourColour));
-                ui.horizontal(|ui| {
-                    for c in ColorChoice::ALL {
-                        ui.radio_value(&mut form.color, c, t(c.label()));
-                    }
-                });
-            }
+            players_form(ui, lang, &mut form);
             ui.separator();
             ui.horizontal(|ui| {
                 if ui.button(t(Text::Play)).clicked() {
