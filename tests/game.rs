@@ -497,28 +497,40 @@ fn review_steps_through_the_moves_and_a_new_branch_needs_confirmation() {
 fn a_hint_shows_the_engines_best_move_for_the_human() {
     use shashki::game::Highlights;
     use shashki::game::analysis::{Analysis, RequestHint};
-    let mut app = app_with(humans(Variant::Russian), None);
-    app.world_mut().write_message(RequestHint);
-    let mut hint = None;
-    for _ in 0..2000 {
-        app.update();
-        hint = app.world().resource::<Analysis>().hint;
-        if hint.is_some() {
-            break;
+    for variant in [Variant::Russian, Variant::Giveaway] {
+        let mut app = app_with(humans(variant), None);
+        app.world_mut().resource_mut::<Analysis>().evaluate = true;
+        app.world_mut().write_message(RequestHint);
+        let mut hint = None;
+        for _ in 0..2000 {
+            app.update();
+            hint = app.world().resource::<Analysis>().hint;
+            if hint.is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
-        std::thread::sleep(Duration::from_millis(5));
+        let hint = hint.expect("a hint within ten seconds");
+        let game = &app.world().resource::<Rules>().game;
+        assert_eq!(game.variant(), variant);
+        assert!(game.legal_moves().iter().any(|m| m.same_effect(&hint)));
+        // The evaluation bar reads the same search, for this position.
+        let verdict = app
+            .world()
+            .resource::<Analysis>()
+            .verdict
+            .expect("a verdict");
+        assert_eq!(verdict.key.1, 0);
+        assert_eq!(verdict.best, Some(hint));
+        app.update();
+        let lit = &app.world().resource::<Highlights>().hint;
+        assert_eq!(lit.first(), Some(&hint.from()));
+        assert_eq!(lit.last(), Some(&hint.to()));
+        // Once the move is played the hint is gone.
+        play(&mut app, &[&hint.to_string()]);
+        assert!(app.world().resource::<Analysis>().hint.is_none());
+        assert!(app.world().resource::<Highlights>().hint.is_empty());
     }
-    let hint = hint.expect("a hint within ten seconds");
-    let game = &app.world().resource::<Rules>().game;
-    assert!(game.legal_moves().iter().any(|m| m.same_effect(&hint)));
-    app.update();
-    let lit = &app.world().resource::<Highlights>().hint;
-    assert_eq!(lit.first(), Some(&hint.from()));
-    assert_eq!(lit.last(), Some(&hint.to()));
-    // Once the move is played the hint is gone.
-    play(&mut app, &[&hint.to_string()]);
-    assert!(app.world().resource::<Analysis>().hint.is_none());
-    assert!(app.world().resource::<Highlights>().hint.is_empty());
 }
 
 #[test]
