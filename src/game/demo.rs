@@ -5,32 +5,40 @@ use super::animation::Animator;
 use super::rules::{MoveCommitted, NewGame, Rules};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Frame durations, and which of them passed while the computer was thinking.
 #[derive(Resource, Default)]
 pub struct FrameStats {
     last: Option<Instant>,
+    first: Option<Instant>,
     pub frames_ms: Vec<f64>,
     pub thinking_ms: Vec<f64>,
-    /// Frames skipped at the start (pipeline compilation, first uploads).
+    /// Frames skipped at the start: the first ones, and all in the first seconds.
     pub warmup: u32,
+    pub warmup_time: Duration,
 }
 
 impl FrameStats {
-    /// Statistics that ignore the first `warmup` frames.
-    pub fn with_warmup(warmup: u32) -> FrameStats {
+    /// Statistics that ignore the first `warmup` frames and every frame in the first
+    /// `warmup_time` after the first one: the renderer compiles its shaders in the
+    /// background at start (on a software renderer for about a second, during which the
+    /// scene is not drawn yet and frames are short, and the first frames that draw it are
+    /// long).
+    pub fn with_warmup(warmup: u32, warmup_time: Duration) -> FrameStats {
         FrameStats {
             warmup,
+            warmup_time,
             ..default()
         }
     }
 
     pub fn record(&mut self, thinking: bool) {
         let now = Instant::now();
+        let first = *self.first.get_or_insert(now);
         if let Some(last) = self.last.replace(now) {
-            if self.warmup > 0 {
-                self.warmup -= 1;
+            if self.warmup > 0 || now - first < self.warmup_time {
+                self.warmup = self.warmup.saturating_sub(1);
                 return;
             }
             let ms = (now - last).as_secs_f64() * 1000.0;
@@ -69,6 +77,9 @@ fn percentiles(values: &[f64]) -> (f64, f64, f64) {
     (at(0.5), at(0.99), v[v.len() - 1])
 }
 
+/// Start-up time left out of the frame statistics (the demo and the bare scene alike).
+pub const WARMUP: Duration = Duration::from_secs(3);
+
 /// What the demo does: how many moves, and where to save the last frame.
 #[derive(Resource, Clone, Debug)]
 pub struct DemoConfig {
@@ -101,7 +112,7 @@ enum DemoPhase {
 struct MovesShown(u32);
 
 pub fn plugin(app: &mut App) {
-    app.insert_resource(FrameStats::with_warmup(10))
+    app.insert_resource(FrameStats::with_warmup(10, WARMUP))
         .init_resource::<DemoPhase>()
         .init_resource::<MovesShown>()
         .init_resource::<FirstFrame>()

@@ -23,7 +23,7 @@ pub fn bare_app(frames: u32) -> App {
     }))
     .insert_resource(WinitSettings::continuous())
     .add_plugins(EguiPlugin::default())
-    .insert_resource(FrameStats::with_warmup(10))
+    .insert_resource(FrameStats::with_warmup(10, crate::game::demo::WARMUP))
     .insert_resource(FramesLeft(frames))
     .add_systems(Startup, setup)
     .add_systems(EguiPrimaryContextPass, window)
