@@ -516,6 +516,7 @@ fn shortcuts(
         } else if files.is_open() {
             files.close();
         } else if windows.close_all() {
+            // Closing the open windows was all.
         } else if *state.get() == AppState::Editing {
             editor.write(EditorCommand::Cancel);
         } else {
