@@ -14,10 +14,10 @@ pub struct Loaded {
     pub errors: Vec<String>,
 }
 
-/// The whole game as PDN, including moves stepped back over in review.
+/// The whole game as PDN, including moves stepped back over in review (and a declared
+/// result set aside while reviewing).
 pub fn pdn_of(rules: &Rules) -> String {
-    let mut game = rules.game.clone();
-    while game.redo().is_some() {}
+    let game = rules.full_game();
     let name = |player: Player| match player {
         Player::Human => "Human".to_string(),
         Player::Computer(level) => format!("Shashki level {}", level.number()),
