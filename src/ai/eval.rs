@@ -22,6 +22,7 @@
 //! (`shashki match --white nodes:20000:king=300 ...`). The defaults were tuned by short
 //! self-play matches of weight variants at a fixed node budget (see `Weights::default`).
 
+use super::pattern;
 use crate::rules::bitboard::{Bits, DIRS, LONG_DIAGONAL, shift};
 use crate::rules::{Color, Position, Variant};
 
@@ -70,6 +71,9 @@ pub struct Weights {
     pub offer: i32,
     /// Cheap evaluation for the low levels: material (and advancement) only.
     pub simple: bool,
+    /// The hand-written evaluation of this module instead of the learned one
+    /// (`pattern.rs`); the weights above apply only to it.
+    pub classic: bool,
 }
 
 impl Default for Weights {
@@ -102,6 +106,7 @@ impl Default for Weights {
             gadvance: 0,
             offer: 0,
             simple: false,
+            classic: false,
         }
     }
 }
@@ -109,10 +114,15 @@ impl Default for Weights {
 impl Weights {
     /// Sets a weight from `name=value` (the names of the fields).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if name == "simple" {
-            self.simple = value
+        if name == "simple" || name == "classic" {
+            let v = value
                 .parse()
-                .map_err(|_| format!("simple={value}: expected true or false"))?;
+                .map_err(|_| format!("{name}={value}: expected true or false"))?;
+            if name == "simple" {
+                self.simple = v;
+            } else {
+                self.classic = v;
+            }
             return Ok(());
         }
         let v: i32 = value
@@ -190,7 +200,7 @@ const CONES: [[u64; 36]; 2] = {
 
 /// Quiet moves of one side (men forward, kings sliding), ignoring compulsory capture.
 #[inline(always)]
-fn quiet_moves(pos: &Position, c: Color) -> u32 {
+pub(crate) fn quiet_moves(pos: &Position, c: Color) -> u32 {
     let empty = pos.empty_squares();
     let men = pos.men(c);
     let mut n = match c {
@@ -234,6 +244,20 @@ pub(crate) fn evaluate(pos: &Position, variant: Variant, kind: EvalKind, w: &Wei
     };
     let us = pos.side_to_move();
     let own_moves = quiet_moves(pos, us);
+    if !w.classic && !w.simple {
+        let table = pattern::embedded(if giveaway {
+            Variant::Giveaway
+        } else {
+            Variant::Russian
+        });
+        let score = table.score(&pattern::features(pos, own_moves));
+        let score = if giveaway {
+            score
+        } else {
+            scale_drawish(pos, score)
+        };
+        return Static { score, own_moves };
+    }
     let score = if giveaway {
         giveaway_eval(pos, us, own_moves, w)
     } else {

@@ -8,8 +8,10 @@
 
 mod eval;
 mod level;
+pub mod pattern;
 pub mod protocol;
 mod search;
+pub mod train;
 mod tt;
 mod zobrist;
 
@@ -50,11 +52,20 @@ pub struct SearchResult {
 const TT_LOG2: u32 = 20;
 
 /// The search engine. It owns its transposition table, so keep one per computer player.
+///
+/// With more than one thread ([`Ai::set_threads`]) the search is a lazy SMP: helper
+/// threads run the same iterative deepening on the shared table (every other helper one
+/// ply deeper), and the main thread's result is the answer. With one thread (the default)
+/// a search limited by depth or nodes is deterministic.
 pub struct Ai {
     searcher: Searcher,
+    helpers: Vec<Searcher>,
     eval: EvalKind,
     weights: Weights,
 }
+
+/// Stack size of helper search threads: each ply keeps a move list on the stack.
+const HELPER_STACK: usize = 32 << 20;
 
 impl Default for Ai {
     fn default() -> Self {
@@ -71,9 +82,40 @@ impl Ai {
     pub fn with_table(log2: u32) -> Ai {
         Ai {
             searcher: Searcher::new(log2.clamp(4, 28)),
+            helpers: Vec::new(),
             eval: EvalKind::Auto,
             weights: Weights::default(),
         }
+    }
+
+    /// Searches with `n` threads (at least 1) from the next search on.
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, 256);
+        self.helpers.truncate(n - 1);
+        while self.helpers.len() < n - 1 {
+            self.helpers
+                .push(Searcher::with_tt(std::sync::Arc::clone(self.searcher.tt())));
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// A new, empty transposition table of about `mib` MiB (rounded down to a power of
+    /// two entries of 16 bytes, at least 1 MiB).
+    pub fn set_table_mib(&mut self, mib: usize) {
+        let entries = (mib.max(1) << 20) / 16;
+        let log2 = (usize::BITS - 1 - entries.leading_zeros()).clamp(4, 32);
+        let threads = self.threads();
+        self.searcher = Searcher::new(log2);
+        self.helpers.clear();
+        self.set_threads(threads);
+    }
+
+    /// Size of the transposition table in MiB.
+    pub fn table_mib(&self) -> usize {
+        (self.searcher.tt().len() * 16) >> 20
     }
 
     /// Uses another evaluation or other weights (for matches that compare them).
@@ -85,7 +127,10 @@ impl Ai {
     /// Forgets everything learnt (transposition table, move-ordering statistics), so that
     /// the next search behaves exactly like the first one of a new engine.
     pub fn clear(&mut self) {
-        self.searcher.clear();
+        self.searcher.clear(true);
+        for h in &mut self.helpers {
+            h.clear(false);
+        }
     }
 
     /// Searches the game's current position within `limits`.
@@ -123,9 +168,11 @@ impl Ai {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             min_depth,
             deadline: limits.time.map(|t| start + t),
-            // An iteration started after half the time rarely finishes.
-            soft_deadline: limits.time.map(|t| start + t / 2),
+            // Iterations go on until the deadline: an unfinished one still answers with
+            // its best move when its first move was searched to the new depth.
+            soft_deadline: limits.time.map(|t| start + t),
             spread,
+            helper: 0,
         }
     }
 
@@ -140,11 +187,38 @@ impl Ai {
             return (SearchResult::default(), Vec::new());
         }
         let history = game_history(game);
-        let out = self
-            .searcher
-            .run(game.position(), &history, params, stop, &mut |o| {
+        let pos = game.position();
+        let done = AtomicBool::new(false);
+        let (searcher, helpers) = (&mut self.searcher, &mut self.helpers);
+        let out = std::thread::scope(|scope| {
+            let mut running = Vec::new();
+            for (i, h) in helpers.iter_mut().enumerate() {
+                let hp = Params {
+                    helper: i + 1,
+                    node_limit: u64::MAX,
+                    ..params.clone()
+                };
+                let (history, done) = (&history, &done);
+                let spawned = std::thread::Builder::new()
+                    .stack_size(HELPER_STACK)
+                    // A new thread inherits the caller's priority (the game lowers it).
+                    .spawn_scoped(scope, move || {
+                        h.run(pos, history, &hp, [stop, done], &mut |_| {}).nodes
+                    });
+                // A helper that cannot start only costs speed.
+                if let Ok(handle) = spawned {
+                    running.push(handle);
+                }
+            }
+            let mut out = searcher.run(pos, &history, params, [stop, stop], &mut |o| {
                 on_info(&result_of(o))
             });
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            for handle in running {
+                out.nodes += handle.join().unwrap_or(0);
+            }
+            out
+        });
         (result_of(&out), out.root)
     }
 
@@ -172,6 +246,15 @@ impl Ai {
             .map(|i| root[i].mv)
             .or(result.best)
     }
+}
+
+/// The number of search threads a front-end uses by default: every core but one (at
+/// least one thread), so that the rest of the program keeps a core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_sub(1)
+        .max(1)
 }
 
 fn result_of(o: &search::Outcome) -> SearchResult {

@@ -9,6 +9,8 @@
 //! | `variant russian\|giveaway` | the rules for the following positions (default russian) |
 //! | `position startpos [moves M1 M2 ...]` | the start position, then moves |
 //! | `position fen FEN [moves M1 M2 ...]` | a FEN position (`W:Wa1,c3:Bb8`), then moves |
+//! | `threads N` | search with N threads (1-256; default 1) |
+//! | `hash MB` | a new transposition table of about MB MiB (default 16) |
 //! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit (they combine) |
 //! | `go level L [seed S]` | the move level L (1-10) would play |
 //! | `stop` | end the current search now; its `bestmove` follows at once |
@@ -22,6 +24,11 @@
 //! game is over. The search runs in its own thread, so `stop` and `quit` are read while
 //! it thinks; other commands wait for it to finish. A malformed or illegal command gets
 //! one line `error ...` and the engine keeps running.
+//!
+//! A `position` that is refused (a bad FEN, an illegal move, a move after the game has
+//! ended) leaves no position set: until the next accepted `position`, `go` answers
+//! `error no position` and `bestmove none`. Before the first `position` the start
+//! position is set.
 //!
 //! Example session (`>` input, `<` output):
 //!
@@ -52,6 +59,10 @@ pub enum Command {
     Position(Box<Game>),
     Go(Go),
     Stop,
+    /// Number of search threads.
+    Threads(usize),
+    /// Transposition table size in MiB.
+    Hash(usize),
     IsReady,
     NewGame,
     Quit,
@@ -75,6 +86,20 @@ pub fn parse(line: &str, variant: Variant) -> Result<Option<Command>, String> {
                 .parse()?,
         ),
         "position" => Command::Position(Box::new(position(variant, rest)?)),
+        "threads" => {
+            let n: usize = number(rest.first(), "a thread count after 'threads'")?;
+            if !(1..=256).contains(&n) {
+                return Err(format!("threads {n} is not 1-256"));
+            }
+            Command::Threads(n)
+        }
+        "hash" => {
+            let n: usize = number(rest.first(), "a size in MiB after 'hash'")?;
+            if !(1..=65536).contains(&n) {
+                return Err(format!("hash {n} is not 1-65536 MiB"));
+            }
+            Command::Hash(n)
+        }
         "go" => Command::Go(go(rest)?),
         other => return Err(format!("unknown command '{other}'")),
     }))
@@ -168,5 +193,9 @@ mod tests {
         assert!(parse("position fen W:Wc3:Bd4 moves c3:e5", v).is_ok());
         assert!(parse("position", v).is_err());
         assert!(parse("fly", v).is_err());
+        assert_eq!(parse("threads 2", v), Ok(Some(Command::Threads(2))));
+        assert!(parse("threads 0", v).is_err());
+        assert_eq!(parse("hash 64", v), Ok(Some(Command::Hash(64))));
+        assert!(parse("hash", v).is_err());
     }
 }

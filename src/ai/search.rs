@@ -9,6 +9,7 @@ use super::zobrist;
 use crate::rules::movegen::{KeyList, MAX_MOVES, MoveKey};
 use crate::rules::{Move, Position, Variant};
 use arrayvec::ArrayVec;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -32,7 +33,7 @@ pub(crate) struct RootMove {
 
 /// Tables kept between searches.
 pub(crate) struct Searcher {
-    tt: Tt,
+    tt: Arc<Tt>,
     killers: [[u16; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 36]; 36]; 2]>,
 }
@@ -51,6 +52,7 @@ pub(crate) struct History {
 }
 
 /// What one search may do.
+#[derive(Clone)]
 pub(crate) struct Params<'a> {
     pub variant: Variant,
     pub eval: EvalKind,
@@ -64,6 +66,9 @@ pub(crate) struct Params<'a> {
     pub soft_deadline: Option<Instant>,
     /// Root moves within this many centi-men of the best get exact scores (for the levels).
     pub spread: i32,
+    /// 0 for the main thread; a helper thread of a parallel search counts from 1 (odd
+    /// helpers search one ply deeper than the main thread's iteration).
+    pub helper: usize,
 }
 
 /// The result of iterative deepening.
@@ -77,15 +82,28 @@ pub(crate) struct Outcome {
 
 impl Searcher {
     pub fn new(tt_log2: u32) -> Searcher {
+        Searcher::with_tt(Arc::new(Tt::new(tt_log2)))
+    }
+
+    /// A searcher using `tt` (shared with the other threads of a search).
+    pub fn with_tt(tt: Arc<Tt>) -> Searcher {
         Searcher {
-            tt: Tt::new(tt_log2),
+            tt,
             killers: [[NO_KILLER; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 36]; 36]; 2]),
         }
     }
 
-    pub fn clear(&mut self) {
-        self.tt.clear();
+    /// The table, to share it with helper threads.
+    pub fn tt(&self) -> &Arc<Tt> {
+        &self.tt
+    }
+
+    /// Forgets the move-ordering statistics (and the table, when `table`).
+    pub fn clear(&mut self, table: bool) {
+        if table {
+            self.tt.clear();
+        }
         self.killers = [[NO_KILLER; 2]; MAX_PLY + 1];
         *self.history = [[[0; 36]; 36]; 2];
     }
@@ -96,10 +114,12 @@ impl Searcher {
         pos: &Position,
         history: &History,
         params: &Params,
-        stop: &AtomicBool,
+        stops: [&AtomicBool; 2],
         on_iteration: &mut dyn FnMut(&Outcome),
     ) -> Outcome {
-        self.tt.new_search();
+        if params.helper == 0 {
+            self.tt.new_search();
+        }
         self.killers = [[NO_KILLER; 2]; MAX_PLY + 1];
         for side in self.history.iter_mut() {
             for row in side.iter_mut() {
@@ -118,7 +138,7 @@ impl Searcher {
         let mut run = Run {
             s: self,
             p: params,
-            stop,
+            stops,
             nodes: 0,
             enforce_nodes: false,
             aborted: false,
@@ -140,7 +160,8 @@ impl Searcher {
 struct Run<'a> {
     s: &'a mut Searcher,
     p: &'a Params<'a>,
-    stop: &'a AtomicBool,
+    /// The search ends when either is set.
+    stops: [&'a AtomicBool; 2],
     nodes: u64,
     enforce_nodes: bool,
     aborted: bool,
@@ -242,7 +263,8 @@ impl Run<'_> {
                 break;
             }
             self.enforce_nodes = depth > self.p.min_depth;
-            let completed = self.root_search(pos, key, depth as i32, &mut root);
+            let d = depth as i32 + (self.p.helper & 1) as i32;
+            let completed = self.root_search(pos, key, d, &mut root);
             if self.aborted {
                 // A new best move searched in full this iteration is still better information.
                 if completed > 0 && root[0].exact {
@@ -388,7 +410,8 @@ impl Run<'_> {
             self.aborted = true;
         }
         if self.nodes & 1023 == 0
-            && (self.stop.load(Ordering::Relaxed)
+            && (self.stops[0].load(Ordering::Relaxed)
+                || self.stops[1].load(Ordering::Relaxed)
                 || self.p.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.aborted = true;

@@ -1,4 +1,7 @@
-//! Transposition table: buckets of four 16-byte entries, replaced by depth and age.
+//! Transposition table: buckets of four 16-byte entries, replaced by depth and age,
+//! shared without locks by the threads of a search.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -10,9 +13,17 @@ pub(crate) enum Bound {
     Upper,
 }
 
+/// One entry as stored: `check` is the position's key XOR `data`, so that an entry
+/// torn by two threads writing at once is seen as a miss instead of a wrong hit.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The unpacked contents of a slot.
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: u64,
     score: i16,
     depth: i8,
     /// 0 = empty, 1 exact, 2 lower, 3 upper.
@@ -20,6 +31,26 @@ struct Entry {
     /// Identity of the best move (see `search::move_id`), or `NO_MOVE`.
     mv: u16,
     age: u8,
+}
+
+impl Entry {
+    fn pack(self) -> u64 {
+        (self.score as u16 as u64)
+            | ((self.depth as u8 as u64) << 16)
+            | ((self.bound as u64) << 24)
+            | ((self.mv as u64) << 32)
+            | ((self.age as u64) << 48)
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            score: d as u16 as i16,
+            depth: (d >> 16) as u8 as i8,
+            bound: (d >> 24) as u8,
+            mv: (d >> 32) as u16,
+            age: (d >> 48) as u8,
+        }
+    }
 }
 
 /// A hit: the stored search result of a position.
@@ -33,10 +64,12 @@ pub(crate) struct Hit {
 
 const NO_MOVE: u16 = u16::MAX;
 
+/// The table, shared by the threads of a search (lock-free: each slot is two atomic
+/// words, see [`Slot`]).
 pub(crate) struct Tt {
-    entries: Vec<Entry>,
+    slots: Box<[Slot]>,
     mask: usize,
-    age: u8,
+    age: AtomicU8,
 }
 
 const BUCKET: usize = 4;
@@ -46,20 +79,28 @@ impl Tt {
     pub fn new(log2: u32) -> Tt {
         let n = 1usize << log2.max(2);
         Tt {
-            entries: vec![Entry::default(); n],
+            slots: (0..n).map(|_| Slot::default()).collect(),
             mask: (n - 1) & !(BUCKET - 1),
-            age: 0,
+            age: AtomicU8::new(0),
         }
     }
 
-    pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.age = 0;
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search so that old entries are replaced first.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
 
     #[inline(always)]
@@ -74,7 +115,7 @@ impl Tt {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = self.entries[self.bucket(key)..].as_ptr() as *const i8;
+            let p = self.slots[self.bucket(key)..].as_ptr() as *const i8;
             // SAFETY: a prefetch is only a hint and never faults; the pointer is in the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
         }
@@ -82,11 +123,18 @@ impl Tt {
         let _ = key;
     }
 
+    #[inline(always)]
+    fn read(&self, i: usize, key: u64) -> Option<Entry> {
+        let s = &self.slots[i];
+        let data = s.data.load(Ordering::Relaxed);
+        let check = s.check.load(Ordering::Relaxed);
+        (check ^ data == key && data != 0).then(|| Entry::unpack(data))
+    }
+
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let i = self.bucket(key);
-        self.entries[i..i + BUCKET]
-            .iter()
-            .find(|e| e.key == key && e.bound != 0)
+        (i..i + BUCKET)
+            .find_map(|j| self.read(j, key).filter(|e| e.bound != 0))
             .map(|e| Hit {
                 score: e.score as i32,
                 depth: e.depth as i32,
@@ -99,40 +147,38 @@ impl Tt {
             })
     }
 
-    pub fn store(&mut self, key: u64, score: i32, depth: i32, bound: Bound, mv: Option<u16>) {
+    pub fn store(&self, key: u64, score: i32, depth: i32, bound: Bound, mv: Option<u16>) {
         let i = self.bucket(key);
-        let age = self.age;
-        let bucket = &mut self.entries[i..i + BUCKET];
+        let age = self.age.load(Ordering::Relaxed);
         // Same position first, then the shallowest entry of an older search, then the shallowest.
-        let slot = match bucket.iter().position(|e| e.key == key) {
-            Some(s) => s,
-            None => {
-                let mut best = 0;
-                let mut best_value = i32::MAX;
-                for (s, e) in bucket.iter().enumerate() {
-                    let stale = if e.age != age { 256 } else { 0 };
-                    let value = if e.bound == 0 {
-                        i32::MIN
-                    } else {
-                        e.depth as i32 - stale
-                    };
-                    if value < best_value {
-                        best_value = value;
-                        best = s;
-                    }
-                }
-                best
+        let mut same = None;
+        let mut best = i;
+        let mut best_value = i32::MAX;
+        for j in i..i + BUCKET {
+            if let Some(e) = self.read(j, key) {
+                same = Some((j, e));
+                break;
             }
-        };
-        let e = &mut bucket[slot];
+            let data = self.slots[j].data.load(Ordering::Relaxed);
+            let e = Entry::unpack(data);
+            let value = if data == 0 || e.bound == 0 {
+                i32::MIN
+            } else {
+                e.depth as i32 - if e.age != age { 256 } else { 0 }
+            };
+            if value < best_value {
+                best_value = value;
+                best = j;
+            }
+        }
+        let slot = same.map_or(best, |(j, _)| j);
         // Keep a known best move when a shallower result without one overwrites the entry.
-        let mv = match mv {
-            Some(m) => m,
-            None if e.key == key => e.mv,
-            None => NO_MOVE,
+        let mv = match (mv, same) {
+            (Some(m), _) => m,
+            (None, Some((_, e))) => e.mv,
+            (None, None) => NO_MOVE,
         };
-        *e = Entry {
-            key,
+        let e = Entry {
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(-100, 127) as i8,
             bound: match bound {
@@ -143,5 +189,9 @@ impl Tt {
             mv,
             age,
         };
+        let data = e.pack();
+        let s = &self.slots[slot];
+        s.data.store(data, Ordering::Relaxed);
+        s.check.store(key ^ data, Ordering::Relaxed);
     }
 }

@@ -66,20 +66,36 @@ fn info_line(r: &SearchResult, elapsed: Duration) -> String {
 }
 
 /// Runs `f` on a thread with a stack deep enough for the search.
-fn spawn_search<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> JoinHandle<T> {
+pub(crate) fn spawn_search<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> JoinHandle<T> {
     std::thread::Builder::new()
         .stack_size(SEARCH_STACK)
         .spawn(f)
         .expect("cannot start a search thread")
 }
 
-pub fn analyze(
-    variant: Variant,
-    fen: Option<&str>,
-    depth: Option<u32>,
-    movetime: Option<u64>,
-    level: Option<u8>,
-) -> Result<(), String> {
+/// What `shashki analyze` searches and how.
+pub struct AnalyzeOptions<'a> {
+    pub variant: Variant,
+    pub fen: Option<&'a str>,
+    pub depth: Option<u32>,
+    pub movetime: Option<u64>,
+    pub level: Option<u8>,
+    pub threads: usize,
+    pub hash: Option<usize>,
+}
+
+pub fn analyze(o: AnalyzeOptions) -> Result<(), String> {
+    let AnalyzeOptions {
+        variant,
+        fen,
+        depth,
+        movetime,
+        level,
+        threads,
+        hash,
+    } = o;
     let game = match fen {
         Some(f) => Game::from_fen(variant, f).map_err(|e| e.to_string())?,
         None => Game::new(variant),
@@ -90,6 +106,10 @@ pub fn analyze(
     let handle = spawn_search(move || {
         let stop = AtomicBool::new(false);
         let mut ai = Ai::new();
+        if let Some(mib) = hash {
+            ai.set_table_mib(mib);
+        }
+        ai.set_threads(threads);
         let start = Instant::now();
         if let Some(l) = level {
             let level = Level::new(l);
@@ -144,7 +164,8 @@ struct Running {
 
 struct EngineState {
     variant: Variant,
-    game: Game,
+    /// `None` after a refused `position` (see `src/ai/protocol.rs`).
+    game: Option<Game>,
     ai: Option<Ai>,
     running: Option<Running>,
 }
@@ -163,8 +184,12 @@ impl EngineState {
 
 fn go(state: &mut EngineState, go: Go) {
     state.finish(false);
+    let Some(game) = state.game.clone() else {
+        println!("error no position");
+        println!("bestmove none");
+        return;
+    };
     let mut ai = state.ai.take().unwrap_or_default();
-    let game = state.game.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let handle = spawn_search(move || {
@@ -190,8 +215,16 @@ fn go(state: &mut EngineState, go: Go) {
 
 /// Handles one protocol line; returns false on `quit`.
 fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
-    let Some(cmd) = protocol::parse(line, state.variant)? else {
-        return Ok(true);
+    let cmd = match protocol::parse(line, state.variant) {
+        Ok(Some(cmd)) => cmd,
+        Ok(None) => return Ok(true),
+        Err(e) => {
+            if line.split_whitespace().next() == Some("position") {
+                state.finish(false);
+                state.game = None;
+            }
+            return Err(e);
+        }
     };
     match cmd {
         protocol::Command::Quit => {
@@ -203,11 +236,21 @@ fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
         protocol::Command::Variant(v) => {
             state.finish(false);
             state.variant = v;
-            state.game.set_variant(v);
+            if let Some(g) = state.game.as_mut() {
+                g.set_variant(v);
+            }
         }
         protocol::Command::Position(game) => {
             state.finish(false);
-            state.game = *game;
+            state.game = Some(*game);
+        }
+        protocol::Command::Threads(n) => {
+            state.finish(false);
+            state.ai.get_or_insert_with(Ai::new).set_threads(n);
+        }
+        protocol::Command::Hash(mib) => {
+            state.finish(false);
+            state.ai.get_or_insert_with(Ai::new).set_table_mib(mib);
         }
         protocol::Command::Go(g) => go(state, g),
         protocol::Command::NewGame => {
@@ -223,7 +266,7 @@ fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
 pub fn engine() -> Result<(), String> {
     let mut state = EngineState {
         variant: Variant::Russian,
-        game: Game::new(Variant::Russian),
+        game: Some(Game::new(Variant::Russian)),
         ai: Some(Ai::new()),
         running: None,
     };
@@ -252,6 +295,8 @@ enum Spec {
         budget: Budget,
         eval: EvalKind,
         weights: Weights,
+        threads: usize,
+        hash: Option<usize>,
     },
     Engine(String),
 }
@@ -264,7 +309,7 @@ enum Budget {
 }
 
 /// Parses `level:L`, `depth:D`, `nodes:N` (each optionally followed by `:eval=russian|
-/// giveaway` and `:weight=value`), or `engine:COMMAND`.
+/// giveaway`, `:threads=N`, `:hash=MIB` and `:weight=value`), or `engine:COMMAND`.
 fn parse_spec(text: &str) -> Result<Spec, String> {
     if let Some(cmd) = text.strip_prefix("engine:") {
         if cmd.trim().is_empty() {
@@ -292,11 +337,24 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
     };
     let mut eval = EvalKind::Auto;
     let mut weights = Weights::default();
+    let mut threads = 1;
+    let mut hash = None;
     for opt in parts {
         let (k, v) = opt
             .split_once('=')
             .ok_or_else(|| format!("player '{text}': option '{opt}' is not name=value"))?;
-        if k == "eval" {
+        if k == "threads" || k == "hash" {
+            let n: usize = v
+                .parse()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| format!("player '{text}': {k}={v} is not a positive number"))?;
+            if k == "threads" {
+                threads = n;
+            } else {
+                hash = Some(n);
+            }
+        } else if k == "eval" {
             eval = match v {
                 "auto" => EvalKind::Auto,
                 "russian" => EvalKind::Russian,
@@ -313,6 +371,8 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
         budget,
         eval,
         weights,
+        threads,
+        hash,
     })
 }
 
@@ -412,8 +472,14 @@ impl Player {
                 budget,
                 eval,
                 weights,
+                threads,
+                hash,
             } => {
                 let mut ai = Box::new(Ai::new());
+                if let Some(mib) = hash {
+                    ai.set_table_mib(*mib);
+                }
+                ai.set_threads(*threads);
                 ai.set_eval(*eval, weights.clone());
                 Player::Internal {
                     ai,
@@ -495,7 +561,7 @@ struct GameRecordOut {
 const PLY_CAP: usize = 300;
 
 /// `K` random opening plies from the pair's seed (rerolled until the game is still on).
-fn opening(variant: Variant, plies: u32, seed: u64) -> Game {
+pub(crate) fn opening(variant: Variant, plies: u32, seed: u64) -> Game {
     let mut rng_state = seed;
     for _ in 0..100 {
         let mut game = Game::new(variant);

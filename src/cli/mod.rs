@@ -3,6 +3,8 @@
 mod ai_cmd;
 mod game_cmd;
 mod pdn_cmd;
+mod selfplay_cmd;
+mod tune_cmd;
 
 pub use ai_cmd::{MatchOptions, play_match_game};
 
@@ -60,11 +62,21 @@ pub enum Command {
         movetime: Option<u64>,
         #[arg(long)]
         level: Option<u8>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB (default 16).
+        #[arg(long)]
+        hash: Option<usize>,
     },
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
     /// Play AI-against-AI games and report the score.
     Match(ai_cmd::MatchOptions),
+    /// Play the engine against itself and write training positions.
+    Selfplay(selfplay_cmd::SelfplayOptions),
+    /// Fit the learned evaluation to training positions and write its weights file.
+    Tune(tune_cmd::TuneOptions),
     /// Fixed-depth search over fixed positions: `bench nodes N ms T nps R`.
     Bench {
         #[arg(long)]
@@ -167,10 +179,22 @@ fn run_command(cmd: Command) -> Result<(), String> {
             depth,
             movetime,
             level,
-        } => ai_cmd::analyze(variant, fen.as_deref(), depth, movetime, level),
+            threads,
+            hash,
+        } => ai_cmd::analyze(ai_cmd::AnalyzeOptions {
+            variant,
+            fen: fen.as_deref(),
+            depth,
+            movetime,
+            level,
+            threads,
+            hash,
+        }),
         Command::Engine => ai_cmd::engine(),
         Command::Match(opts) => ai_cmd::run_match(opts),
         Command::Bench { depth } => ai_cmd::bench(depth),
+        Command::Selfplay(opts) => selfplay_cmd::run(opts),
+        Command::Tune(opts) => tune_cmd::run(opts),
         Command::Demo {
             variant,
             moves,

@@ -77,7 +77,11 @@ fn start_search(rules: Res<Rules>, mut player: ResMut<AiPlayer>) {
     if player.thinking.is_some() || player.ready.is_some() {
         return;
     }
-    let mut engine = player.engine.take().unwrap_or_default();
+    let mut engine = player.engine.take().unwrap_or_else(|| {
+        let mut ai = Ai::new();
+        ai.set_threads(crate::ai::default_threads());
+        ai
+    });
     let game: Game = rules.game.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();

@@ -1,0 +1,443 @@
+//! The learned evaluation: weights for the configurations of men in small board regions
+//! plus a few counted terms, fitted to self-played games (see `shashki tune`).
+//!
+//! Every position is seen from the side to move: when Black is to move the board is
+//! turned half a turn (square `b` becomes `35 - b` in the internal layout) and the colours
+//! swapped, so "us" always moves up the board. The features are
+//!
+//! - **patterns**: nine overlapping 4x4 windows of the board (file and rank offsets 0, 2,
+//!   4), each holding 8 dark squares; a window's configuration is the base-3 number of
+//!   its squares (empty, our man, their man), 6561 configurations per window. Kings are
+//!   not part of the patterns (the counted terms weigh them);
+//! - **counted terms** ([`DENSE`]): a bias (the value of having the move), men, kings,
+//!   quiet moves, runaway men (a free path to the crowning row while the opponent has no
+//!   king), kings on the long diagonal a1-h8, ranks made by the men, and the back-rank
+//!   guards, each for both sides.
+//!
+//! Each weight exists twice, for the opening (24 men on the board) and for the ending (no
+//! men); a position's score blends the two by the number of men. Weights are stored as
+//! 1/16 of a centi-man.
+//!
+//! The weights file (`assets/eval/*.weights`, embedded in the binary) is little-endian:
+//! magic `SHPW`, format version (u32), variant (u32: 0 Russian, 1 поддавки), the number
+//! of weights (u32), the weights (i16 each), and an FNV-1a 64 checksum of everything
+//! before it (u64). A file that does not match is refused with the reason.
+
+use super::eval::quiet_moves;
+use crate::rules::bitboard::{Bits, LONG_DIAGONAL};
+use crate::rules::{Color, Position, Variant};
+use std::sync::OnceLock;
+
+/// Number of pattern windows.
+pub const WINDOWS: usize = 9;
+/// Configurations of one window (3^8).
+pub const CONFIGS: usize = 6561;
+/// Number of counted terms.
+pub const DENSE: usize = 15;
+/// Weights of one phase.
+pub const PHASE_LEN: usize = WINDOWS * CONFIGS + DENSE;
+/// All weights of one variant.
+pub const LEN: usize = 2 * PHASE_LEN;
+/// Weights are in 1/SCALE centi-men.
+pub const SCALE: i32 = 16;
+/// Number of men at which the opening weights apply in full.
+pub const FULL_PHASE: i32 = 24;
+/// Version of the weights file format.
+pub const FORMAT: u32 = 1;
+
+/// Names of the counted terms, in the order of the features.
+pub const DENSE_NAMES: [&str; DENSE] = [
+    "bias",
+    "men",
+    "their men",
+    "kings",
+    "their kings",
+    "moves",
+    "their moves",
+    "runaways",
+    "their runaways",
+    "king on the long diagonal",
+    "their king on the long diagonal",
+    "ranks made",
+    "their ranks made",
+    "back-rank guards",
+    "their back-rank guards",
+];
+
+const fn sq(file: u32, rank: u32) -> u64 {
+    1u64 << ((rank * 9 + file) / 2)
+}
+
+/// Our guards c1, e1 (theirs are the same squares turned: d8, f8).
+const GUARDS: u64 = sq(2, 0) | sq(4, 0);
+const THEIR_GUARDS: u64 = sq(3, 7) | sq(5, 7);
+
+/// First bit of each of the four rows of each window (two consecutive bits a row).
+const STARTS: [[u32; 4]; WINDOWS] = {
+    let mut s = [[0u32; 4]; WINDOWS];
+    let mut w = 0;
+    while w < WINDOWS {
+        let fx = (w % 3) as u32 * 2;
+        let ry = (w / 3) as u32 * 2;
+        let mut k = 0;
+        while k < 4 {
+            let r = ry + k as u32;
+            s[w][k] = (r * 9 + fx + (r & 1)) / 2;
+            k += 1;
+        }
+        w += 1;
+    }
+    s
+};
+
+/// Base-3 value of each 8-bit occupancy (bit i counts 3^i).
+const BASE3: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut i = 0;
+        while i < 8 {
+            if m & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[m] = v;
+        m += 1;
+    }
+    t
+};
+
+/// Squares in front of one of our men (towards rank 8) that it may pass on its way.
+const CONES: [u64; 36] = {
+    let mut c = [0u64; 36];
+    let mut b = 0u32;
+    while b < 36 {
+        if b % 9 != 4 {
+            let (f, r) = ((b * 2) % 9, b * 2 / 9);
+            let mut r2 = r + 1;
+            while r2 < 8 {
+                let mut f2 = 0u32;
+                while f2 < 8 {
+                    if (f2 + r2).is_multiple_of(2) && f2.abs_diff(f) <= r2 - r {
+                        c[b as usize] |= sq(f2, r2);
+                    }
+                    f2 += 1;
+                }
+                r2 += 1;
+            }
+        }
+        b += 1;
+    }
+    c
+};
+
+/// The board turned half a turn.
+#[inline(always)]
+pub const fn turn(b: u64) -> u64 {
+    b.reverse_bits() >> 28
+}
+
+#[inline(always)]
+fn window_bits(x: u64, w: usize) -> usize {
+    let s = &STARTS[w];
+    (((x >> s[0]) & 3)
+        | (((x >> s[1]) & 3) << 2)
+        | (((x >> s[2]) & 3) << 4)
+        | (((x >> s[3]) & 3) << 6)) as usize
+}
+
+/// The features of a position, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Configuration of each window.
+    pub patterns: [u16; WINDOWS],
+    /// Value of each counted term.
+    pub dense: [i8; DENSE],
+    /// Men on the board, at most [`FULL_PHASE`].
+    pub phase: u8,
+}
+
+/// The side to move's pieces and the opponent's, turned so that "us" moves up.
+#[derive(Clone, Copy)]
+struct View {
+    us_men: u64,
+    us_kings: u64,
+    them_men: u64,
+    them_kings: u64,
+}
+
+fn view(pos: &Position) -> View {
+    let us = pos.side_to_move();
+    let them = us.opposite();
+    let v = View {
+        us_men: pos.men(us),
+        us_kings: pos.kings(us),
+        them_men: pos.men(them),
+        them_kings: pos.kings(them),
+    };
+    if us == Color::White {
+        v
+    } else {
+        View {
+            us_men: turn(v.us_men),
+            us_kings: turn(v.us_kings),
+            them_men: turn(v.them_men),
+            them_kings: turn(v.them_kings),
+        }
+    }
+}
+
+const fn rank_of(bit: u32) -> i32 {
+    (bit * 2 / 9) as i32
+}
+
+/// Computes the features; `own_moves` is the side to move's count of quiet moves.
+pub fn features(pos: &Position, own_moves: u32) -> Features {
+    let v = view(pos);
+    let mut patterns = [0u16; WINDOWS];
+    for (w, p) in patterns.iter_mut().enumerate() {
+        *p = BASE3[window_bits(v.us_men, w)] + 2 * BASE3[window_bits(v.them_men, w)];
+    }
+    // Their quiet moves: the turned position with them as White... they move down, so
+    // count them in the original position with the other side to move.
+    let them_moves = quiet_moves(pos, pos.side_to_move().opposite());
+    let occupied = v.us_men | v.us_kings | v.them_men | v.them_kings;
+    let mut runaways = [0i32; 2];
+    if v.them_kings == 0 {
+        runaways[0] = Bits(v.us_men)
+            .filter(|&b| CONES[b as usize] & occupied == 0)
+            .count() as i32;
+    }
+    if v.us_kings == 0 {
+        // Their men run down: turn the board so that they run up.
+        let occ = turn(occupied);
+        runaways[1] = Bits(turn(v.them_men))
+            .filter(|&b| CONES[b as usize] & occ == 0)
+            .count() as i32;
+    }
+    let ranks_us: i32 = Bits(v.us_men).map(rank_of).sum();
+    let ranks_them: i32 = Bits(v.them_men).map(|b| 7 - rank_of(b)).sum();
+    let n = |x: u64| x.count_ones() as i32;
+    let dense = [
+        1,
+        n(v.us_men),
+        n(v.them_men),
+        n(v.us_kings),
+        n(v.them_kings),
+        own_moves.min(127) as i32,
+        them_moves.min(127) as i32,
+        runaways[0],
+        runaways[1],
+        (v.us_kings & LONG_DIAGONAL != 0) as i32,
+        (v.them_kings & LONG_DIAGONAL != 0) as i32,
+        ranks_us,
+        ranks_them,
+        n(v.us_men & GUARDS),
+        n(v.them_men & THEIR_GUARDS),
+    ]
+    .map(|x| x as i8);
+    let phase = n(v.us_men | v.them_men).min(FULL_PHASE) as u8;
+    Features {
+        patterns,
+        dense,
+        phase,
+    }
+}
+
+/// The weights of one variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternWeights {
+    pub w: Vec<i16>,
+}
+
+impl PatternWeights {
+    /// Score in centi-men from the side to move's view.
+    #[inline]
+    pub fn score(&self, f: &Features) -> i32 {
+        let w = &self.w;
+        let (open, end) = w.split_at(PHASE_LEN);
+        let mut o = 0i32;
+        let mut e = 0i32;
+        for (k, &p) in f.patterns.iter().enumerate() {
+            let i = k * CONFIGS + p as usize;
+            o += open[i] as i32;
+            e += end[i] as i32;
+        }
+        let d0 = WINDOWS * CONFIGS;
+        for (k, &x) in f.dense.iter().enumerate() {
+            o += open[d0 + k] as i32 * x as i32;
+            e += end[d0 + k] as i32 * x as i32;
+        }
+        let ph = f.phase as i32;
+        (o * ph + e * (FULL_PHASE - ph)) / (FULL_PHASE * SCALE)
+    }
+
+    /// Reads a weights file, checking its magic, version, variant, size and checksum.
+    pub fn parse(bytes: &[u8], variant: Variant) -> Result<PatternWeights, String> {
+        let header = 16;
+        let want = header + 2 * LEN + 8;
+        if bytes.len() != want {
+            return Err(format!(
+                "the weights file has {} bytes; format {FORMAT} needs {want}",
+                bytes.len()
+            ));
+        }
+        if &bytes[..4] != b"SHPW" {
+            return Err("the weights file does not start with SHPW".into());
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        if u32_at(4) != FORMAT {
+            return Err(format!(
+                "the weights file is format {}, this program reads format {FORMAT}",
+                u32_at(4)
+            ));
+        }
+        let v = variant_code(variant);
+        if u32_at(8) != v {
+            return Err(format!(
+                "the weights file is for variant {}, expected {v}",
+                u32_at(8)
+            ));
+        }
+        if u32_at(12) as usize != LEN {
+            return Err(format!(
+                "the weights file holds {} weights, expected {LEN}",
+                u32_at(12)
+            ));
+        }
+        let body = &bytes[..want - 8];
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&bytes[want - 8..]);
+        if u64::from_le_bytes(sum) != fnv1a(body) {
+            return Err("the weights file's checksum does not match: it is damaged".into());
+        }
+        let w = body[header..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(PatternWeights { w })
+    }
+
+    /// The file form of these weights (see the module documentation).
+    pub fn to_bytes(&self, variant: Variant) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + 2 * LEN + 8);
+        out.extend_from_slice(b"SHPW");
+        out.extend_from_slice(&FORMAT.to_le_bytes());
+        out.extend_from_slice(&variant_code(variant).to_le_bytes());
+        out.extend_from_slice(&(LEN as u32).to_le_bytes());
+        for x in &self.w {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+}
+
+fn variant_code(v: Variant) -> u32 {
+    match v {
+        Variant::Russian => 0,
+        Variant::Giveaway => 1,
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+static RUSSIAN_FILE: &[u8] = include_bytes!("../../assets/eval/russian.weights");
+static GIVEAWAY_FILE: &[u8] = include_bytes!("../../assets/eval/giveaway.weights");
+
+/// The embedded weights of a variant, read once. A damaged embedded file is a broken
+/// build: the error names the file and the reason.
+pub fn embedded(variant: Variant) -> &'static PatternWeights {
+    static RU: OnceLock<PatternWeights> = OnceLock::new();
+    static GA: OnceLock<PatternWeights> = OnceLock::new();
+    let (cell, bytes, name) = match variant {
+        Variant::Russian => (&RU, RUSSIAN_FILE, "russian.weights"),
+        Variant::Giveaway => (&GA, GIVEAWAY_FILE, "giveaway.weights"),
+    };
+    cell.get_or_init(|| match PatternWeights::parse(bytes, variant) {
+        Ok(w) => w,
+        Err(e) => panic!("assets/eval/{name}, embedded in this program, cannot be used: {e}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turning_twice_is_identity_and_keeps_the_board() {
+        use crate::rules::bitboard::BOARD;
+        assert_eq!(turn(BOARD), BOARD);
+        assert_eq!(turn(LONG_DIAGONAL), LONG_DIAGONAL);
+        assert_eq!(turn(GUARDS), THEIR_GUARDS);
+        for b in Bits(BOARD) {
+            assert_eq!(turn(turn(1 << b)), 1 << b);
+        }
+    }
+
+    #[test]
+    fn windows_cover_the_board_with_eight_squares_each() {
+        use crate::rules::bitboard::BOARD;
+        let mut all = 0u64;
+        for (w, starts) in STARTS.iter().enumerate() {
+            let mut m = 0u64;
+            for &s in starts {
+                m |= 3 << s;
+            }
+            assert_eq!(m & BOARD, m);
+            assert_eq!(m.count_ones(), 8);
+            assert_eq!(window_bits(m, w), 255);
+            all |= m;
+        }
+        assert_eq!(all, BOARD);
+    }
+
+    #[test]
+    fn a_position_and_its_mirror_have_the_same_features() {
+        // The start position with White to move and its colour-swapped, turned copy with
+        // Black to move are the same position for the side to move.
+        let p = Position::start();
+        let q = Position::from_bitboards(turn(p.black), turn(p.white), 0, Color::Black).unwrap();
+        let own = |x: &Position| quiet_moves(x, x.side_to_move());
+        assert_eq!(features(&p, own(&p)), features(&q, own(&q)));
+    }
+
+    #[test]
+    fn weights_files_round_trip_and_refuse_damage() {
+        let w = PatternWeights {
+            w: (0..LEN).map(|i| (i % 200) as i16 - 100).collect(),
+        };
+        let bytes = w.to_bytes(Variant::Giveaway);
+        let back = PatternWeights::parse(&bytes, Variant::Giveaway).unwrap();
+        assert_eq!(back.w, w.w);
+        assert!(PatternWeights::parse(&bytes, Variant::Russian).is_err());
+        let mut bad = bytes.clone();
+        bad[100] ^= 1;
+        assert!(
+            PatternWeights::parse(&bad, Variant::Giveaway)
+                .unwrap_err()
+                .contains("damaged")
+        );
+        assert!(PatternWeights::parse(&bytes[..50], Variant::Giveaway).is_err());
+    }
+
+    #[test]
+    fn embedded_weights_load() {
+        for v in [Variant::Russian, Variant::Giveaway] {
+            assert_eq!(embedded(v).w.len(), LEN);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! `shashki selfplay`: games of the engine against itself, written as training positions
+//! for `shashki tune` (the line format is described in `src/ai/train.rs`).
+
+use super::ai_cmd::opening;
+use crate::ai::train::data_line;
+use crate::ai::{Ai, Limits, Weights};
+use crate::rules::{Color, Variant};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct SelfplayOptions {
+    #[arg(long, default_value = "russian")]
+    pub variant: Variant,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Nodes searched for each move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random opening plies before the engine plays (each game gets its own).
+    #[arg(long, default_value_t = 8)]
+    pub openings: u32,
+    /// Play with the hand-written evaluation instead of the learned one.
+    #[arg(long)]
+    pub classic: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// The training file to append to.
+    #[arg(long)]
+    pub out: String,
+}
+
+/// Plies after which a self-play game counts as drawn.
+const PLY_CAP: usize = 300;
+
+pub fn run(opts: SelfplayOptions) -> Result<(), String> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&opts.out)
+        .map_err(|e| format!("cannot open {}: {e}", opts.out))?;
+    let file = Arc::new(Mutex::new(std::io::BufWriter::new(file)));
+    let next = Arc::new(AtomicU64::new(0));
+    let written = Arc::new(AtomicU64::new(0));
+    let opts = Arc::new(opts);
+    let start = Instant::now();
+    let mut handles = Vec::new();
+    for _ in 0..opts.jobs.clamp(1, 64) {
+        let (file, next, written, opts) = (
+            Arc::clone(&file),
+            Arc::clone(&next),
+            Arc::clone(&written),
+            Arc::clone(&opts),
+        );
+        handles.push(super::ai_cmd::spawn_search(
+            move || -> Result<(), String> {
+                let mut ai = Ai::new();
+                let weights = Weights {
+                    classic: opts.classic,
+                    ..Weights::default()
+                };
+                ai.set_eval(crate::ai::EvalKind::Auto, weights);
+                let stop = AtomicBool::new(false);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= opts.games {
+                        return Ok(());
+                    }
+                    let seed = opts.seed.wrapping_mul(1_000_003).wrapping_add(i);
+                    let mut game = opening(opts.variant, opts.openings, seed);
+                    ai.clear();
+                    let mut lines = Vec::new();
+                    let limits = Limits {
+                        depth: None,
+                        nodes: Some(opts.nodes),
+                        time: None,
+                    };
+                    while game.outcome().is_none() && game.ply() < PLY_CAP {
+                        let pos = *game.position();
+                        let r = ai.search(&game, &limits, &stop);
+                        let Some(best) = r.best else { break };
+                        if !pos.has_capture() && r.depth > 0 {
+                            lines.push((pos, r.score));
+                        }
+                        game.play(&best).map_err(|e| e.to_string())?;
+                    }
+                    let result = match game.outcome().and_then(|o| o.winner()) {
+                        Some(Color::White) => 2,
+                        Some(Color::Black) => 0,
+                        None => 1,
+                    };
+                    let gid = opts.seed.wrapping_mul(1 << 32).wrapping_add(i);
+                    let mut text = String::new();
+                    for (pos, score) in &lines {
+                        text.push_str(&data_line(gid, pos, result, *score));
+                        text.push('\n');
+                    }
+                    let mut f = file.lock().map_err(|_| "lock")?;
+                    f.write_all(text.as_bytes())
+                        .and_then(|_| f.flush())
+                        .map_err(|e| format!("cannot write {}: {e}", opts.out))?;
+                    let n = written.fetch_add(lines.len() as u64, Ordering::Relaxed)
+                        + lines.len() as u64;
+                    if (i + 1) % 100 == 0 {
+                        eprintln!(
+                            "selfplay: {} games, {n} positions, {:.0} s",
+                            i + 1,
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            },
+        ));
+    }
+    for h in handles {
+        h.join()
+            .map_err(|_| "a self-play thread failed".to_string())??;
+    }
+    println!(
+        "selfplay games {} positions {} s {:.0}",
+        opts.games,
+        written.load(Ordering::Relaxed),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
