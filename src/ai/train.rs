@@ -19,7 +19,7 @@ use super::pattern::{
     CONFIGS, DENSE, DENSE_NAMES, FULL_PHASE, Features, LEN, PHASE_LEN, PatternWeights, SCALE,
     WINDOWS, features,
 };
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Position, Variant};
 
 /// One position ready for fitting.
 #[derive(Clone, Copy)]
@@ -129,17 +129,26 @@ pub struct FitOptions {
     pub rate: f64,
 }
 
-/// Starting weights: the hand-written evaluation's material and mobility, nothing else.
-pub fn initial_weights() -> Vec<f64> {
+/// Starting weights: the hand-written evaluation's main terms, no patterns. Russian:
+/// material and mobility; поддавки: both sides' moves and own kings.
+pub fn initial_weights(variant: Variant) -> Vec<f64> {
     let mut w = vec![0.0; LEN];
+    let terms: &[(usize, f64)] = match variant {
+        Variant::Russian => &[
+            (1, 100.0),
+            (2, -100.0),
+            (3, 280.0),
+            (4, -280.0),
+            (5, 3.0),
+            (6, -3.0),
+        ],
+        Variant::Giveaway => &[(3, 50.0), (4, -50.0), (5, 6.0), (6, 2.0)],
+    };
     for phase in 0..2 {
         let d = phase * PHASE_LEN + WINDOWS * CONFIGS;
-        w[d + 1] = 100.0;
-        w[d + 2] = -100.0;
-        w[d + 3] = 280.0;
-        w[d + 4] = -280.0;
-        w[d + 5] = 3.0;
-        w[d + 6] = -3.0;
+        for &(i, x) in terms {
+            w[d + i] = x;
+        }
     }
     w
 }
@@ -224,6 +233,22 @@ pub fn fit(
     }
 }
 
+/// Scales the weights so that a man in the opening is worth 100 (the search's margins and
+/// the evaluation bar count in men); returns the factor. Scaling by a positive factor
+/// changes no comparison between positions.
+pub fn normalize(w: &mut [f64]) -> f64 {
+    let d0 = WINDOWS * CONFIGS;
+    let man = (w[d0 + 1] - w[d0 + 2]) / 2.0;
+    if man <= 1.0 {
+        return 1.0;
+    }
+    let f = 100.0 / man;
+    for x in w.iter_mut() {
+        *x *= f;
+    }
+    f
+}
+
 /// Rounds float weights to the stored form.
 pub fn quantize(w: &[f64]) -> PatternWeights {
     PatternWeights {
@@ -293,7 +318,7 @@ mod tests {
             let won = if us == Color::White { 2 } else { 0 };
             samples.push(parse_line(&data_line(i as u64, &q, won, 100)).unwrap());
         }
-        let mut w = initial_weights();
+        let mut w = initial_weights(Variant::Russian);
         let k = 150.0;
         let before = loss(&w, &samples, k, 1.0);
         let opts = FitOptions {

@@ -21,8 +21,8 @@ pub struct TuneOptions {
     /// Share of the game result in the target (the rest: the search's own score).
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
-    /// L2 penalty of the pattern weights.
-    #[arg(long, default_value_t = 2.0)]
+    /// L2 penalty of the pattern weights (one position's curvature is about 1e-5).
+    #[arg(long, default_value_t = 0.0005)]
     pub l2: f64,
     /// Adam's step in centi-men.
     #[arg(long, default_value_t = 1.0)]
@@ -48,7 +48,7 @@ fn read(paths: &[String]) -> Result<Vec<Sample>, String> {
 }
 
 pub fn run(opts: TuneOptions) -> Result<(), String> {
-    let mut w = train::initial_weights();
+    let mut w = train::initial_weights(opts.variant);
     if !opts.init {
         if opts.data.is_empty() {
             return Err("give --data FILE (or --init for the starting weights)".into());
@@ -87,6 +87,10 @@ pub fn run(opts: TuneOptions) -> Result<(), String> {
             "tune: held-out loss after {:.5}",
             train::loss(&w, &valid, k, opts.lambda)
         );
+        if opts.variant == Variant::Russian {
+            let f = train::normalize(&mut w);
+            eprintln!("tune: scaled by {f:.3} so that a man is worth 100");
+        }
         for line in train::describe(&w) {
             eprintln!("  {line}");
         }
