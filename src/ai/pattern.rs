@@ -5,8 +5,8 @@
 //! turned half a turn (square `b` becomes `35 - b` in the internal layout) and the colours
 //! swapped, so "us" always moves up the board. The features are
 //!
-//! - **patterns**: nine overlapping 4x4 windows of the board (file and rank offsets 0, 2,
-//!   4), each holding 8 dark squares; a window's configuration is the base-3 number of
+//! - **patterns**: the 25 overlapping 4x4 windows of the board (file and rank offsets
+//!   0-4), each holding 8 dark squares; a window's configuration is the base-3 number of
 //!   its squares (empty, our man, their man), 6561 configurations per window. Kings are
 //!   not part of the patterns (the counted terms weigh them);
 //! - **counted terms** ([`DENSE`]): a bias (the value of having the move), men, kings,
@@ -28,8 +28,8 @@ use crate::rules::bitboard::{Bits, LONG_DIAGONAL};
 use crate::rules::{Color, Position, Variant};
 use std::sync::OnceLock;
 
-/// Number of pattern windows.
-pub const WINDOWS: usize = 9;
+/// Number of pattern windows: every 4x4 block of the board (file and rank offsets 0-4).
+pub const WINDOWS: usize = 25;
 /// Configurations of one window (3^8).
 pub const CONFIGS: usize = 6561;
 /// Number of counted terms.
@@ -43,7 +43,7 @@ pub const SCALE: i32 = 16;
 /// Number of men at which the opening weights apply in full.
 pub const FULL_PHASE: i32 = 24;
 /// Version of the weights file format.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Names of the counted terms, in the order of the features.
 pub const DENSE_NAMES: [&str; DENSE] = [
@@ -77,12 +77,13 @@ const STARTS: [[u32; 4]; WINDOWS] = {
     let mut s = [[0u32; 4]; WINDOWS];
     let mut w = 0;
     while w < WINDOWS {
-        let fx = (w % 3) as u32 * 2;
-        let ry = (w / 3) as u32 * 2;
+        let fx = (w % 5) as u32;
+        let ry = (w / 5) as u32;
         let mut k = 0;
         while k < 4 {
             let r = ry + k as u32;
-            s[w][k] = (r * 9 + fx + (r & 1)) / 2;
+            // The first dark square of the row inside the window, then the one two files on.
+            s[w][k] = (r * 9 + fx + ((r + fx) & 1)) / 2;
             k += 1;
         }
         w += 1;
@@ -141,13 +142,75 @@ pub const fn turn(b: u64) -> u64 {
     b.reverse_bits() >> 28
 }
 
-#[inline(always)]
+#[cfg(test)]
 fn window_bits(x: u64, w: usize) -> usize {
     let s = &STARTS[w];
     (((x >> s[0]) & 3)
         | (((x >> s[1]) & 3) << 2)
         | (((x >> s[2]) & 3) << 4)
         | (((x >> s[3]) & 3) << 6)) as usize
+}
+
+/// Base-3 code (0-80) of the four squares of a rank, from our and their occupancy bits.
+const RANK_CODE: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut u = 0;
+    while u < 16 {
+        let mut v = 0;
+        while v < 16 {
+            t[u][v] = (BASE3[u] + 2 * BASE3[v]) as u8;
+            v += 1;
+        }
+        u += 1;
+    }
+    t
+};
+
+/// For a rank's code and a pair of adjacent squares k (0-2), the pair's code (0-8).
+const PAIR: [[u16; 3]; 81] = {
+    let mut t = [[0u16; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c][0] = (c % 9) as u16;
+        t[c][1] = ((c / 3) % 9) as u16;
+        t[c][2] = ((c / 9) % 9) as u16;
+        c += 1;
+    }
+    t
+};
+
+/// For each window and row: the rank, and which pair of the rank's squares it holds.
+const ROWS: [[(u8, u8); 4]; WINDOWS] = {
+    let mut t = [[(0u8, 0u8); 4]; WINDOWS];
+    let mut w = 0;
+    while w < WINDOWS {
+        let ry = (w / 5) as u32;
+        let mut k = 0;
+        while k < 4 {
+            let r = ry + k as u32;
+            t[w][k] = (r as u8, (STARTS[w][k] - (r * 9).div_ceil(2)) as u8);
+            k += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// Configuration of every window: rank by rank, four squares at a time.
+#[inline(always)]
+fn window_codes(us: u64, them: u64) -> [u16; WINDOWS] {
+    let mut ranks = [0u8; 8];
+    for (r, code) in ranks.iter_mut().enumerate() {
+        let start = (r * 9).div_ceil(2);
+        *code = RANK_CODE[((us >> start) & 15) as usize][((them >> start) & 15) as usize];
+    }
+    let mut out = [0u16; WINDOWS];
+    for (w, o) in out.iter_mut().enumerate() {
+        let rows = &ROWS[w];
+        let p = |k: usize| PAIR[ranks[rows[k].0 as usize] as usize][rows[k].1 as usize];
+        *o = p(0) + 9 * p(1) + 81 * p(2) + 729 * p(3);
+    }
+    out
 }
 
 /// The features of a position, from the side to move's view.
@@ -198,10 +261,7 @@ const fn rank_of(bit: u32) -> i32 {
 /// Computes the features; `own_moves` is the side to move's count of quiet moves.
 pub fn features(pos: &Position, own_moves: u32) -> Features {
     let v = view(pos);
-    let mut patterns = [0u16; WINDOWS];
-    for (w, p) in patterns.iter_mut().enumerate() {
-        *p = BASE3[window_bits(v.us_men, w)] + 2 * BASE3[window_bits(v.them_men, w)];
-    }
+    let patterns = window_codes(v.us_men, v.them_men);
     // Their quiet moves: the turned position with them as White... they move down, so
     // count them in the original position with the other side to move.
     let them_moves = quiet_moves(pos, pos.side_to_move().opposite());
@@ -248,29 +308,40 @@ pub fn features(pos: &Position, own_moves: u32) -> Features {
     }
 }
 
-/// The weights of one variant.
+/// The weights of one variant: `w` in the file's order (all opening weights, then all
+/// ending weights), and the same pattern weights with each opening weight beside its
+/// ending weight, so that one look-up reads both.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternWeights {
     pub w: Vec<i16>,
+    pairs: Vec<[i16; 2]>,
 }
 
 impl PatternWeights {
+    /// Weights in the file's order ([`LEN`] of them).
+    pub fn new(w: Vec<i16>) -> PatternWeights {
+        assert_eq!(w.len(), LEN, "a weight set has {LEN} weights");
+        let pairs = (0..WINDOWS * CONFIGS)
+            .map(|i| [w[i], w[PHASE_LEN + i]])
+            .collect();
+        PatternWeights { w, pairs }
+    }
+
     /// Score in centi-men from the side to move's view.
     #[inline]
     pub fn score(&self, f: &Features) -> i32 {
-        let w = &self.w;
-        let (open, end) = w.split_at(PHASE_LEN);
         let mut o = 0i32;
         let mut e = 0i32;
         for (k, &p) in f.patterns.iter().enumerate() {
-            let i = k * CONFIGS + p as usize;
-            o += open[i] as i32;
-            e += end[i] as i32;
+            let [a, b] = self.pairs[k * CONFIGS + p as usize];
+            o += a as i32;
+            e += b as i32;
         }
         let d0 = WINDOWS * CONFIGS;
+        let (open, end) = (&self.w[d0..PHASE_LEN], &self.w[PHASE_LEN + d0..]);
         for (k, &x) in f.dense.iter().enumerate() {
-            o += open[d0 + k] as i32 * x as i32;
-            e += end[d0 + k] as i32 * x as i32;
+            o += open[k] as i32 * x as i32;
+            e += end[k] as i32 * x as i32;
         }
         let ph = f.phase as i32;
         (o * ph + e * (FULL_PHASE - ph)) / (FULL_PHASE * SCALE)
@@ -320,7 +391,7 @@ impl PatternWeights {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        Ok(PatternWeights { w })
+        Ok(PatternWeights::new(w))
     }
 
     /// The file form of these weights (see the module documentation).
@@ -400,6 +471,11 @@ mod tests {
             assert_eq!(m & BOARD, m);
             assert_eq!(m.count_ones(), 8);
             assert_eq!(window_bits(m, w), 255);
+            // The rank-by-rank codes agree with reading the window square by square.
+            for (us, them) in [(m, 0), (0, m), (m & 0x5_5555_5555, m & 0xA_AAAA_AAAA)] {
+                let want = BASE3[window_bits(us, w)] + 2 * BASE3[window_bits(them, w)];
+                assert_eq!(window_codes(us, them)[w], want);
+            }
             all |= m;
         }
         assert_eq!(all, BOARD);
@@ -417,9 +493,7 @@ mod tests {
 
     #[test]
     fn weights_files_round_trip_and_refuse_damage() {
-        let w = PatternWeights {
-            w: (0..LEN).map(|i| (i % 200) as i16 - 100).collect(),
-        };
+        let w = PatternWeights::new((0..LEN).map(|i| (i % 200) as i16 - 100).collect());
         let bytes = w.to_bytes(Variant::Giveaway);
         let back = PatternWeights::parse(&bytes, Variant::Giveaway).unwrap();
         assert_eq!(back.w, w.w);

@@ -251,15 +251,15 @@ pub fn normalize(w: &mut [f64]) -> f64 {
 
 /// Rounds float weights to the stored form.
 pub fn quantize(w: &[f64]) -> PatternWeights {
-    PatternWeights {
-        w: w.iter()
+    PatternWeights::new(
+        w.iter()
             .map(|x| {
                 (x * SCALE as f64)
                     .round()
                     .clamp(i16::MIN as f64, i16::MAX as f64) as i16
             })
             .collect(),
-    }
+    )
 }
 
 /// The counted terms of both phases, for printing.
