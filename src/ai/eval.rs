@@ -1,4 +1,8 @@
-//! Static evaluation, one function per variant, in centi-men from the side to move's view.
+//! Static evaluation, in centi-men from the side to move's view.
+//!
+//! [`evaluate`] uses the learned evaluation of [`super::pattern`] unless the weights ask
+//! for the hand-written one below (`classic`, or `simple` for the low levels). The
+//! hand-written evaluation, one function per variant:
 //!
 //! **Russian draughts** ([`russian`]): material (a king is worth `king` centi-men, about
 //! 2.5-3 men), advancement of men (grows towards the endgame, when promotion decides),

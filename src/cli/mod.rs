@@ -116,6 +116,17 @@ pub fn started() -> std::time::Instant {
     *STARTED.get_or_init(std::time::Instant::now)
 }
 
+/// A command whose output is cut short (`shashki moves | head -3`) ends quietly, as
+/// command-line tools do, instead of failing on its next line of output.
+fn quiet_on_closed_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: restoring the default action of SIGPIPE touches no memory of ours; it is
+    // done before any thread of this command starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {
     started();
@@ -130,7 +141,10 @@ pub fn run(args: &[String]) -> i32 {
     };
     let result = match cli.command {
         None => game_cmd::run_game(),
-        Some(cmd) => run_command(cmd),
+        Some(cmd) => {
+            quiet_on_closed_pipe();
+            run_command(cmd)
+        }
     };
     match result {
         Ok(()) => 0,

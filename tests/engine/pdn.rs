@@ -45,6 +45,15 @@ fn fen(text: &str) -> Position {
 #[test]
 fn every_real_game_loads_and_replays() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pdn");
+    // The games live beside the project, not in it: a lone clone skips this test (and
+    // says so); under CI (CI=true), where the folder is laid beside the clone, it must run.
+    if !dir.is_dir() && std::env::var("CI").as_deref() != Ok("true") {
+        eprintln!(
+            "skipped: no {} beside the project (the real tournament games)",
+            dir.display()
+        );
+        return;
+    }
     let mut files = Vec::new();
     pdn_files(&dir, &mut files);
     files.sort();
