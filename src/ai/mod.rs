@@ -345,8 +345,18 @@ pub fn evaluate_white(game: &Game) -> i32 {
     }
 }
 
-/// Whether the AI playing `ai` accepts a draw offer (its evaluation says equal or worse for it).
+/// Plies of the opening in which the computer, like a human opponent, declines a draw
+/// while the material is level: the game has hardly begun.
+const OPENING_PLIES: usize = 20;
+
+/// Whether the AI playing `ai` accepts a draw offer: never in the first 10 moves with the
+/// material level, otherwise when its evaluation says equal or worse for it.
 pub fn accepts_draw(game: &Game, ai: Color) -> bool {
+    let pos = game.position();
+    let level = |c: Color| (pos.men(c).count_ones(), pos.kings(c).count_ones());
+    if game.ply() < OPENING_PLIES && level(Color::White) == level(Color::Black) {
+        return false;
+    }
     let white = evaluate_white(game);
     let mine = if ai == Color::White { white } else { -white };
     // A tenth of a man either way is equal.

@@ -248,6 +248,14 @@ fn draw_offers_follow_the_evaluation() {
     let game = Game::from_fen(Variant::Russian, fen).unwrap();
     assert!(!ai::accepts_draw(&game, Color::White));
     assert!(ai::accepts_draw(&game, Color::Black));
+    // In the opening with level material the offer is declined, whatever the evaluation.
+    let mut game = Game::new(Variant::Russian);
+    assert!(!ai::accepts_draw(&game, Color::Black));
+    for mv in ["c3-d4", "f6-e5", "d4:f6", "g7:e5"] {
+        game.play_text(mv).unwrap();
+    }
+    assert!(!ai::accepts_draw(&game, Color::White));
+    assert!(!ai::accepts_draw(&game, Color::Black));
 }
 
 #[test]
