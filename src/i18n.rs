@@ -120,7 +120,7 @@ texts! {
     // The new-game form.
     Variant => "Variant", "Вариант";
     RussianDraughts => "Russian draughts", "Русские шашки";
-    Giveaway => "поддавки (giveaway)", "Поддавки";
+    Giveaway => "Giveaway", "Поддавки";
     Opponent => "Opponent", "Соперник";
     Computer => "Computer", "Компьютер";
     ComputerLevel => "Computer level", "Уровень компьютера";
@@ -244,7 +244,7 @@ texts! {
          Простая шашка ходит на одно поле по диагонали вперёд, на свободное поле. Шашку соперника она бьёт, перепрыгивая через неё вперёд или назад на свободное поле сразу за ней, и продолжает бить, пока есть кого. Бить обязательно: если взятие возможно, его надо сделать, но из нескольких взятий можно выбрать любое, короткое или длинное. Побитые шашки остаются на доске до конца хода: они мешают проходу, и через них нельзя прыгать второй раз.\n\n\
          Шашка, дошедшая до последнего ряда, становится дамкой; если это случилось посреди взятия, она сразу бьёт дальше уже как дамка. Дамка ходит на любое расстояние по свободной диагонали и бьёт шашку на своей диагонали на любом расстоянии, если поля до неё пусты и поле сразу за ней свободно, вставая на любое свободное поле за ней. Если с какого-то из этих полей можно бить дальше, встать нужно на одно из них.\n\n\
          Проигрывает тот, у кого в свой ход не осталось шашек или ходов. Ничья бывает по соглашению, при третьем повторении одной и той же позиции с той же очерёдностью хода и по правилам подсчёта ходов в окончаниях с дамками; игра показывает, сколько ходов осталось по такому правилу.";
-    RulesGiveawayTitle => "поддавки (giveaway)", "Поддавки";
+    RulesGiveawayTitle => "Giveaway", "Поддавки";
     RulesGiveaway =>
         "Поддавки uses the same board, the same moves and the same compulsory captures as Russian draughts, but the aim is turned around: you win by losing all your pieces or by being left with no move.\n\n\
          Because captures are still compulsory, the art is to offer pieces so that your opponent is forced to take them, while avoiding positions where you are forced to take theirs. A king is often a burden here, as it is hard to get rid of.\n\n\

@@ -10,6 +10,10 @@ pub fn move_rows(moves: &[Move], black_first: bool) -> Vec<(usize, Vec<(usize, S
         .enumerate()
         .map(|(i, m)| Some((i + 1, m.to_string())))
         .collect();
+    if moves.is_empty() {
+        // "No moves yet" alone, even when Black moves first.
+        return Vec::new();
+    }
     if black_first {
         entries.insert(0, None);
     }
@@ -18,4 +22,23 @@ pub fn move_rows(moves: &[Move], black_first: bool) -> Vec<(usize, Vec<(usize, S
         .enumerate()
         .map(|(i, pair)| (i + 1, pair.iter().flatten().cloned().collect()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Game;
+
+    #[test]
+    fn rows_number_moves_and_leave_an_empty_list_empty() {
+        assert!(move_rows(&[], true).is_empty());
+        assert!(move_rows(&[], false).is_empty());
+        let mut game = Game::from_fen(crate::rules::Variant::Russian, "B:Wc3:Bf6").unwrap();
+        game.play_text("f6-e5").unwrap();
+        game.play_text("c3-d4").unwrap();
+        let rows = move_rows(game.moves(), true);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0], (1, vec![(1, "f6-e5".to_string())]));
+        assert_eq!(rows[1].0, 2);
+    }
 }
