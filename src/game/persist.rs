@@ -56,9 +56,14 @@ fn open_store(mut commands: Commands, mut status: ResMut<Status>, mut language: 
     let lang = settings.value.language;
     language.0 = lang;
     let loaded = store.load_game();
+    // Both files may be damaged: every notice reaches the screen, one per line.
+    let mut texts = Vec::new();
     for notice in [&settings.notice, &loaded.notice].into_iter().flatten() {
         warn!("{}", notice.details());
-        say_long(&mut status, notice.text(lang));
+        texts.push(notice.text(lang));
+    }
+    if !texts.is_empty() {
+        say_long(&mut status, texts.join("\n"));
     }
     let resumable = loaded.value.filter(|s| s.game.outcome().is_none());
     commands.insert_resource(Persist {
