@@ -400,7 +400,12 @@ fn commands_end_quietly_on_a_closed_pipe() {
     stdout.read_exact(&mut first).unwrap();
     drop(stdout);
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     child.wait().unwrap();
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.is_empty(), "{err}");

@@ -397,9 +397,12 @@ fn banner_and_messages(
     mut contexts: EguiContexts,
     status: Res<Status>,
     language: Res<Language>,
+    state: Res<State<AppState>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if let Some(banner) = &status.banner {
+    // The position editor is not a game: no result banner while editing.
+    let editing = *state.get() == AppState::Editing;
+    if let Some(banner) = status.banner.as_ref().filter(|_| !editing) {
         egui::Area::new(egui::Id::new("banner"))
             .anchor(egui::Align2::CENTER_TOP, [0.0, 16.0])
             .show(ctx, |ui| {
@@ -416,13 +419,21 @@ fn banner_and_messages(
             });
     }
     if let Some(message) = &status.message {
-        egui::Area::new(egui::Id::new("message"))
+        let text = message.text(language.0);
+        // A new area for each text: an area keeps the size of what it showed last, and a
+        // longer message would wrap to the width of the shorter one before it.
+        let width = ctx.content_rect().width() * 0.7;
+        egui::Area::new(egui::Id::new(("message", &text)))
             .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -24.0])
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style())
                     .inner_margin(10.0)
                     .show(ui, |ui| {
-                        ui.label(egui::RichText::new(message.text(language.0)).size(18.0));
+                        ui.set_max_width(width);
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(text).size(18.0))
+                                .wrap_mode(egui::TextWrapMode::Wrap),
+                        );
                     });
             });
     }
