@@ -477,10 +477,12 @@ fn review_steps_through_the_moves_and_a_new_branch_needs_confirmation() {
     play(&mut app, &["a1-b2"]);
     command(&mut app, GameCommand::ConfirmBranch);
     let rules = app.world().resource::<Rules>();
-    assert_eq!(rules.game.ply(), 3);
+    // The computer may already have answered the new move.
+    assert!((3..=4).contains(&rules.game.ply()), "{}", rules.game.ply());
     assert!(!rules.game.can_redo(), "the old tail is gone");
     assert_eq!(rules.game.moves()[2].to_string(), "a1-b2");
     assert!(!rules.in_review());
+    settle(&mut app);
     assert_eq!(entities(&mut app), expected(&app));
     // Out of review, the computer (Black) answers.
     for _ in 0..3000 {

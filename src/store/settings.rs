@@ -164,6 +164,8 @@ pub struct Settings {
     /// Computer level 1-10.
     pub last_level: u8,
     pub last_colour: ColourChoice,
+    /// The folder of the game file opened or saved last (the file dialog starts there).
+    pub last_folder: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -178,6 +180,7 @@ impl Default for Settings {
             show_legal_moves: true,
             eval_bar: false,
             graphics_quality: GraphicsQuality::Auto,
+            last_folder: None,
             last_variant: Variant::Russian,
             last_opponent: OpponentChoice::Computer,
             last_level: 3,

@@ -65,6 +65,7 @@ fn custom_settings() -> Settings {
         last_opponent: OpponentChoice::Human,
         last_level: 7,
         last_colour: ColourChoice::Random,
+        last_folder: Some("/tmp/партии".into()),
     }
 }
 

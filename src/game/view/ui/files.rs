@@ -2,6 +2,7 @@
 //! holds several, and save), and FEN and PDN through the clipboard.
 
 use super::NewGameForm;
+use crate::game::persist::Persist;
 use crate::game::records::{self, Loaded};
 use crate::game::{Language, NewGame, Note, Rules, Start, Status};
 use crate::i18n::{Lang, Text, tr};
@@ -69,14 +70,16 @@ fn start_folder() -> Option<PathBuf> {
     )
 }
 
-fn dialog(lang: Lang, purpose: Purpose) -> FileDialog {
+fn dialog(lang: Lang, purpose: Purpose, last: Option<&PathBuf>) -> FileDialog {
     let mut dialog = FileDialog::new()
         .add_file_filter_extensions("PDN", vec!["pdn", "PDN", "txt"])
         .default_file_filter("PDN")
         .add_save_extension("PDN", "pdn")
         .default_save_extension("PDN")
         .default_file_name("shashki.pdn");
-    if let Some(folder) = start_folder() {
+    // The folder used last, while it still exists; else the documents folder.
+    let folder = last.filter(|f| f.is_dir()).cloned().or_else(start_folder);
+    if let Some(folder) = folder {
         dialog = dialog.initial_directory(folder);
     }
     if lang == Lang::Ru {
@@ -117,15 +120,23 @@ pub(super) fn windows(
     form: Res<NewGameForm>,
     mut status: ResMut<Status>,
     mut new_games: MessageWriter<NewGame>,
+    mut persist: Option<ResMut<Persist>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = language.0;
+    let last = persist
+        .as_ref()
+        .and_then(|p| p.settings.last_folder.clone());
     let t = |k| tr(lang, k);
     let files = &mut *files;
     for action in actions.read() {
         match action {
-            FileAction::Open => files.dialog = Some((dialog(lang, Purpose::Open), Purpose::Open)),
-            FileAction::Save => files.dialog = Some((dialog(lang, Purpose::Save), Purpose::Save)),
+            FileAction::Open => {
+                files.dialog = Some((dialog(lang, Purpose::Open, last.as_ref()), Purpose::Open))
+            }
+            FileAction::Save => {
+                files.dialog = Some((dialog(lang, Purpose::Save, last.as_ref()), Purpose::Save))
+            }
             FileAction::CopyFen => {
                 clipboard.set_text(&rules.game.position().to_fen());
                 status.say(Text::Copied);
@@ -165,6 +176,12 @@ pub(super) fn windows(
         match dialog.state().clone() {
             DialogState::Picked(path) => {
                 files.dialog = None;
+                if let (Some(p), Some(folder)) = (persist.as_mut(), path.parent())
+                    && p.settings.last_folder.as_deref() != Some(folder)
+                {
+                    p.settings.last_folder = Some(folder.to_path_buf());
+                    p.save_settings();
+                }
                 match purpose {
                     Purpose::Open => {
                         let source = file_name(&path);
