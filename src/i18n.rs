@@ -150,6 +150,7 @@ texts! {
     GraphicsQuality => "Graphics quality", "Качество графики";
     QualityLow => "Low", "Низкое";
     QualityHigh => "High", "Высокое";
+    QualityNeedsGpu => "High needs a graphics card: this computer draws with its processor", "Высокому нужна видеокарта: этот компьютер рисует процессором";
     QualityAuto => "Auto", "Автоматически";
     SoftwareRenderer => "Software renderer", "Программная отрисовка";
     EvaluationBar => "Evaluation bar", "Шкала оценки";

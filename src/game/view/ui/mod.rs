@@ -403,7 +403,9 @@ fn banner_and_messages(
     // The position editor is not a game: no result banner while editing.
     let editing = *state.get() == AppState::Editing;
     if let Some(banner) = status.banner.as_ref().filter(|_| !editing) {
-        egui::Area::new(egui::Id::new("banner"))
+        // One area per text, like the messages below: a switch of language or a new
+        // result must not wrap to the width of the previous banner.
+        egui::Area::new(egui::Id::new(("banner", banner)))
             .anchor(egui::Align2::CENTER_TOP, [0.0, 16.0])
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style())

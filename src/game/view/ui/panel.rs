@@ -45,7 +45,11 @@ pub(super) fn game_panel(
         .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
         .resizable(false)
         .collapsible(true)
+        // A fixed width: a long line ("Looking for the best move…", a Russian label)
+        // wraps instead of widening the panel for good.
         .default_width(290.0)
+        .min_width(290.0)
+        .max_width(290.0)
         .show(ctx, |ui| {
             ui.heading(i18n::variant_name(lang, game.variant()));
             ui.label(format!(

@@ -21,6 +21,7 @@ fn speed_label(speed: AnimationSpeed) -> Text {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn window(
     mut contexts: EguiContexts,
     mut language: ResMut<Language>,
@@ -29,6 +30,7 @@ pub(super) fn window(
     mut quality: ResMut<Quality>,
     mut analysis: ResMut<Analysis>,
     mut persist: Option<ResMut<Persist>>,
+    info: Res<crate::game::view::quality::RendererInfo>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if !windows.settings {
@@ -79,6 +81,11 @@ pub(super) fn window(
                         ui.selectable_value(&mut *quality, Quality::High, t(Text::QualityHigh));
                     });
                     ui.end_row();
+                    if info.software {
+                        ui.label("");
+                        ui.weak(t(Text::QualityNeedsGpu));
+                        ui.end_row();
+                    }
 
                     let Some(persist) = persist.as_mut() else {
                         return;
