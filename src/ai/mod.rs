@@ -55,7 +55,8 @@ const TT_LOG2: u32 = 20;
 ///
 /// With more than one thread ([`Ai::set_threads`]) the search is a lazy SMP: helper
 /// threads run the same iterative deepening on the shared table (every other helper one
-/// ply deeper), and the main thread's result is the answer. With one thread (the default)
+/// ply deeper); the answer is the main thread's result, or a helper's when it completed a
+/// deeper iteration. With one thread (the default)
 /// a search limited by depth or nodes is deterministic.
 pub struct Ai {
     searcher: Searcher,
@@ -203,7 +204,7 @@ impl Ai {
                     .stack_size(HELPER_STACK)
                     // A new thread inherits the caller's priority (the game lowers it).
                     .spawn_scoped(scope, move || {
-                        h.run(pos, history, &hp, [stop, done], &mut |_| {}).nodes
+                        h.run(pos, history, &hp, [stop, done], &mut |_| {})
                     });
                 // A helper that cannot start only costs speed.
                 if let Ok(handle) = spawned {
@@ -214,9 +215,16 @@ impl Ai {
                 on_info(&result_of(o))
             });
             done.store(true, std::sync::atomic::Ordering::Relaxed);
+            // A helper that completed a deeper iteration than the main thread answers.
+            let mut nodes = out.nodes;
             for handle in running {
-                out.nodes += handle.join().unwrap_or(0);
+                let Ok(h) = handle.join() else { continue };
+                nodes += h.nodes;
+                if h.depth > out.depth && !h.root.is_empty() {
+                    out = h;
+                }
             }
+            out.nodes = nodes;
             out
         });
         (result_of(&out), out.root)

@@ -278,7 +278,7 @@ impl Run<'_> {
             }
             out.root = root.clone();
             out.score = root[0].score;
-            out.depth = depth;
+            out.depth = d as u32;
             out.pv = self.root_pv(pos, root[0].mv);
             out.nodes = self.nodes;
             on_iteration(&out);
