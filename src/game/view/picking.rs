@@ -6,15 +6,34 @@ use crate::game::pieces::{OnSquare, PieceToken, square_at};
 use crate::rules::Square;
 use bevy::prelude::*;
 
-/// The square of the piece under the pointer.
+/// The square of the piece under the pointer, and that piece.
 #[derive(Resource, Debug, Default)]
-pub struct Hovered(pub Option<Square>);
+pub struct Hovered(pub Option<Square>, Option<Entity>);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>()
         .add_observer(on_click)
         .add_observer(on_over)
-        .add_observer(on_out);
+        .add_observer(on_out)
+        .add_systems(Update, drop_stale_hover);
+}
+
+/// A piece rebuilt or removed under the pointer (undo, a new game) never sends "out":
+/// the hover ends with the entity, and while the pointer is over a panel.
+fn drop_stale_hover(
+    mut hovered: ResMut<Hovered>,
+    pieces: Query<&OnSquare, With<PieceToken>>,
+    mut contexts: bevy_egui::EguiContexts,
+) {
+    let Some(entity) = hovered.1 else {
+        return;
+    };
+    let over_panel = contexts
+        .ctx_mut()
+        .is_ok_and(|ctx| ctx.is_pointer_over_egui());
+    if over_panel || pieces.get(entity).map(|on| Some(on.0)) != Ok(hovered.0) {
+        *hovered = Hovered::default();
+    }
 }
 
 /// Clicks bubble from a disc to its piece; the first entity that names a square answers.
@@ -47,7 +66,7 @@ fn on_over(
     mut hovered: ResMut<Hovered>,
 ) {
     if let Ok(on) = pieces.get(over.event_target()) {
-        hovered.0 = Some(on.0);
+        *hovered = Hovered(Some(on.0), Some(over.event_target()));
     }
 }
 
@@ -56,9 +75,7 @@ fn on_out(
     pieces: Query<&OnSquare, With<PieceToken>>,
     mut hovered: ResMut<Hovered>,
 ) {
-    if let Ok(on) = pieces.get(out.event_target())
-        && hovered.0 == Some(on.0)
-    {
-        hovered.0 = None;
+    if pieces.contains(out.event_target()) && hovered.1 == Some(out.event_target()) {
+        *hovered = Hovered::default();
     }
 }
