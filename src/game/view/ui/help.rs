@@ -55,11 +55,14 @@ pub(super) fn window(
     let lang = language.0;
     let t = |k| tr(lang, k);
     let mut open = true;
+    // The window fits the screen; the page scrolls inside it, its scroll bar always shown.
+    let height = (ctx.content_rect().height() - 120.0).max(200.0);
     egui::Window::new(t(Text::Help))
         .id(egui::Id::new("help"))
         .open(&mut open)
         .default_width(560.0)
-        .default_height(520.0)
+        .default_height(height.min(520.0))
+        .max_height(height)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 let page = &mut windows.help_page;
@@ -68,11 +71,14 @@ pub(super) fn window(
                 ui.selectable_value(page, Page::Giveaway, t(Text::RulesGiveawayTitle));
             });
             ui.separator();
-            egui::ScrollArea::vertical().show(ui, |ui| match windows.help_page {
-                Page::Controls => controls(ui, lang),
-                Page::Russian => rules_page(ui, lang, Text::RulesRussian, &RUSSIAN_DIAGRAMS),
-                Page::Giveaway => rules_page(ui, lang, Text::RulesGiveaway, &GIVEAWAY_DIAGRAMS),
-            });
+            egui::ScrollArea::vertical()
+                .max_height(height - 60.0)
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .show(ui, |ui| match windows.help_page {
+                    Page::Controls => controls(ui, lang),
+                    Page::Russian => rules_page(ui, lang, Text::RulesRussian, &RUSSIAN_DIAGRAMS),
+                    Page::Giveaway => rules_page(ui, lang, Text::RulesGiveaway, &GIVEAWAY_DIAGRAMS),
+                });
         });
     if !open {
         windows.help = false;
