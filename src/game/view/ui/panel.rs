@@ -52,16 +52,20 @@ pub(super) fn game_panel(
         .max_width(290.0)
         .show(ctx, |ui| {
             ui.heading(i18n::variant_name(lang, game.variant()));
-            ui.label(format!(
-                "{}: {}",
-                t(Text::White),
-                player_text(lang, rules.setup.white)
-            ));
-            ui.label(format!(
-                "{}: {}",
-                t(Text::Black),
-                player_text(lang, rules.setup.black)
-            ));
+            // Before the first game starts (generation 0) nobody plays yet: the new-game
+            // panel is where the players are chosen, so none are named here.
+            if rules.generation > 0 {
+                ui.label(format!(
+                    "{}: {}",
+                    t(Text::White),
+                    player_text(lang, rules.setup.white)
+                ));
+                ui.label(format!(
+                    "{}: {}",
+                    t(Text::Black),
+                    player_text(lang, rules.setup.black)
+                ));
+            }
             ui.separator();
             match game.outcome() {
                 Some(outcome) => {
