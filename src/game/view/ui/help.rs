@@ -61,8 +61,7 @@ pub(super) fn window(
         .id(egui::Id::new("help"))
         .open(&mut open)
         .default_width(560.0)
-        .default_height(height.min(520.0))
-        .max_height(height)
+        .resizable(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 let page = &mut windows.help_page;
@@ -71,8 +70,11 @@ pub(super) fn window(
                 ui.selectable_value(page, Page::Giveaway, t(Text::RulesGiveawayTitle));
             });
             ui.separator();
+            // The window sizes itself to the tabs and this scroll area, so it fits; a solid
+            // scroll bar shows that the page goes on.
+            ui.style_mut().spacing.scroll = egui::style::ScrollStyle::solid();
             egui::ScrollArea::vertical()
-                .max_height(height - 60.0)
+                .max_height(height.min(520.0) - 60.0)
                 .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                 .show(ui, |ui| match windows.help_page {
                     Page::Controls => controls(ui, lang),
