@@ -176,7 +176,8 @@ texts! {
     EditorBlackKing => "Black king", "Чёрная дамка";
     EditorEraser => "Eraser", "Ластик";
     EditorNeedsBothSides => "Each side needs at least one piece", "У каждой стороны должна быть хотя бы одна шашка";
-    EditorNoMoves => "The side to move has no move here", "У стороны, чей ход, здесь нет ходов";
+    EditorNoMoves => "The side to move has no move here: in Russian draughts that is already a loss", "У стороны, чей ход, здесь нет ходов: в русских шашках это уже проигрыш";
+    EditorNoMovesGiveaway => "The side to move has no move here: in giveaway that is already a win", "У стороны, чей ход, здесь нет ходов: в поддавках это уже выигрыш";
     AnswerFirst => "Answer the question first", "Сначала ответьте на вопрос";
     EditorSideToMove => "Side to move", "Чей ход";
     EditorHelp => "Click a square to put the chosen piece there; click it again to take it off", "Щёлкните поле, чтобы поставить выбранную шашку; щёлкните ещё раз, чтобы убрать";

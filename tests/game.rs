@@ -754,6 +754,18 @@ fn the_editor_refuses_a_position_without_a_move() {
     let message = app.world().resource::<Status>().message.clone().unwrap();
     assert_eq!(message, Note::Text(Text::EditorNoMoves));
     assert!(app.world().resource::<Editor>().is_open());
+    // In поддавки the same blocked position is refused as a win already made.
+    app.world_mut()
+        .write_message(EditorCommand::SetVariant(Variant::Giveaway));
+    frames(&mut app, 2);
+    app.world_mut()
+        .write_message(EditorCommand::Play(humans(Variant::Giveaway)));
+    frames(&mut app, 3);
+    let message = app.world().resource::<Status>().message.clone().unwrap();
+    assert_eq!(message, Note::Text(Text::EditorNoMovesGiveaway));
+    app.world_mut()
+        .write_message(EditorCommand::SetVariant(Variant::Russian));
+    frames(&mut app, 2);
     // A new game from the new-game panel leaves the editor for good.
     app.world_mut()
         .write_message(NewGame::fresh(humans(Variant::Russian)));

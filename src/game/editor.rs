@@ -128,12 +128,16 @@ fn show(
     rebuild.write(RebuildPieces);
 }
 
-/// Why a position cannot be played.
-fn unplayable(position: &Position) -> Option<Text> {
+/// Why a position cannot be played: a game would already be over, and the reason says
+/// how it ended in the variant.
+fn unplayable(position: &Position, variant: Variant) -> Option<Text> {
     if position.pieces(Color::White) == 0 || position.pieces(Color::Black) == 0 {
         Some(Text::EditorNeedsBothSides)
     } else if position.legal_moves().is_empty() {
-        Some(Text::EditorNoMoves)
+        Some(match variant {
+            Variant::Russian => Text::EditorNoMoves,
+            Variant::Giveaway => Text::EditorNoMovesGiveaway,
+        })
     } else {
         None
     }
@@ -191,7 +195,7 @@ fn run_editor_commands(
                 show(&mut rules, v, position, &mut rebuild);
             }
             EditorCommand::Play(setup) => {
-                if let Some(why) = unplayable(&position) {
+                if let Some(why) = unplayable(&position, variant) {
                     status.say(why);
                     continue;
                 }
