@@ -277,9 +277,42 @@ fn place_markers(
     if let Some(sq) = highlights.selected {
         quad(sq, &looks.selected, 0.005);
     }
+    // The hint: its piece and landing squares lit, and an arrow along the route above
+    // the pieces, as analysis boards draw it.
     for (i, &sq) in highlights.hint.iter().enumerate() {
-        let look = if i == 0 { &looks.selected } else { &looks.hint };
+        let look = if i == 0 { &looks.hint } else { &looks.route };
         quad(sq, look, 0.0045);
+    }
+    let lift = Vec3::Y * (2.0 * crate::game::pieces::DISC_HEIGHT + 0.05);
+    for pair in highlights.hint.windows(2) {
+        let (a, b) = (square_center(pair[0]), square_center(pair[1]));
+        let along = b - a;
+        let length = along.length();
+        if length < 0.01 {
+            continue;
+        }
+        let dir = along / length;
+        let turn = Quat::from_rotation_arc(Vec3::Z, dir);
+        // The shaft stops short of the head; the head is the quad turned by 45 degrees.
+        let shaft = (length - 0.3).max(0.1);
+        commands.spawn((
+            Mesh3d(looks.quad.clone()),
+            MeshMaterial3d(looks.hint.clone()),
+            Transform::from_translation(a + dir * (shaft / 2.0) + lift)
+                .with_rotation(turn)
+                .with_scale(Vec3::new(0.14 / 0.96, 1.0, shaft / 0.96)),
+            Pickable::IGNORE,
+            Marker,
+        ));
+        commands.spawn((
+            Mesh3d(looks.quad.clone()),
+            MeshMaterial3d(looks.hint.clone()),
+            Transform::from_translation(b - dir * 0.3 + lift)
+                .with_rotation(turn * Quat::from_rotation_y(std::f32::consts::FRAC_PI_4))
+                .with_scale(Vec3::splat(0.36 / 0.96)),
+            Pickable::IGNORE,
+            Marker,
+        ));
     }
     let targets: &[Square] = if show_targets {
         &highlights.targets
