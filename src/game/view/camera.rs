@@ -38,7 +38,10 @@ impl CameraRig {
     const MAX_DISTANCE: f32 = 20.0;
 
     fn transform(&self) -> Transform {
-        let target = Vec3::new(0.0, -0.3, 0.6);
+        // The aim point sits a little towards the viewer's edge of the board (so the near
+        // frame and its letters stay in view); it turns with the camera, so the board is
+        // framed alike from either side.
+        let target = Vec3::new(0.6 * self.yaw.sin(), -0.3, 0.6 * self.yaw.cos());
         let offset = Vec3::new(
             self.yaw.sin() * self.pitch.cos(),
             self.pitch.sin(),
