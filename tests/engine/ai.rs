@@ -264,8 +264,8 @@ fn engine_is_send() {
     send::<Ai>();
 }
 
-#[test]
-fn engine_protocol_answers() {
+/// Runs `shashki engine` on `input` and returns everything it printed.
+fn engine_session(input: &str) -> String {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
@@ -274,9 +274,6 @@ fn engine_protocol_answers() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let input = "hello\nvariant giveaway\nposition startpos moves c3-d4\ngo depth 3\n\
-                 position fen W:Wc3:Bd4,h8\ngo nodes 100\nposition fen W:W:Bd4\ngo depth 2\n\
-                 go sideways\nposition startpos moves a1-b2\nquit\n";
     child
         .stdin
         .take()
@@ -284,7 +281,15 @@ fn engine_protocol_answers() {
         .write_all(input.as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn engine_protocol_answers() {
+    let input = "hello\nvariant giveaway\nposition startpos moves c3-d4\ngo depth 3\n\
+                 position fen W:Wc3:Bd4,h8\ngo nodes 100\nposition fen W:W:Bd4\ngo depth 2\n\
+                 go sideways\nposition startpos moves a1-b2\nquit\n";
+    let text = engine_session(input);
     let lines: Vec<&str> = text.lines().collect();
     let best: Vec<&str> = lines
         .iter()
@@ -321,26 +326,11 @@ fn search_fits_the_default_thread_stack() {
 
 #[test]
 fn a_refused_position_leaves_none_set() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     // After c3:e5 Black has no pieces: the game is over and the next move is refused.
     let input = "position startpos\nposition fen W:Wc3:Bd4 moves c3:e5 e5-f6\ngo depth 2\n\
                  variant giveaway\ngo depth 2\nthreads 2\nhash 4\nposition startpos\n\
                  go depth 4\nquit\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = engine_session(input);
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("info")).collect();
     assert!(lines[0].starts_with("error move e5-f6"), "{text}");
     assert_eq!(
