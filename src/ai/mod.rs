@@ -104,10 +104,10 @@ impl Ai {
     }
 
     /// A new, empty transposition table of about `mib` MiB (rounded down to a power of
-    /// two entries of 16 bytes, at least 1 MiB).
+    /// two entries of 16 bytes, 1 MiB to 4 GiB).
     pub fn set_table_mib(&mut self, mib: usize) {
         let entries = (mib.max(1) << 20) / 16;
-        let log2 = (usize::BITS - 1 - entries.leading_zeros()).clamp(4, 32);
+        let log2 = (usize::BITS - 1 - entries.leading_zeros()).clamp(4, 28);
         let threads = self.threads();
         self.searcher = Searcher::new(log2);
         self.helpers.clear();

@@ -10,7 +10,7 @@
 //! | `position startpos [moves M1 M2 ...]` | the start position, then moves |
 //! | `position fen FEN [moves M1 M2 ...]` | a FEN position (`W:Wa1,c3:Bb8`), then moves |
 //! | `threads N` | search with N threads (1-256; default 1) |
-//! | `hash MB` | a new transposition table of about MB MiB (default 16) |
+//! | `hash MB` | a new transposition table of about MB MiB (1-4096; default 16) |
 //! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit (they combine) |
 //! | `go level L [seed S]` | the move level L (1-10) would play |
 //! | `stop` | end the current search now; its `bestmove` follows at once |
@@ -95,8 +95,8 @@ pub fn parse(line: &str, variant: Variant) -> Result<Option<Command>, String> {
         }
         "hash" => {
             let n: usize = number(rest.first(), "a size in MiB after 'hash'")?;
-            if !(1..=65536).contains(&n) {
-                return Err(format!("hash {n} is not 1-65536 MiB"));
+            if !(1..=4096).contains(&n) {
+                return Err(format!("hash {n} is not 1-4096 MiB"));
             }
             Command::Hash(n)
         }

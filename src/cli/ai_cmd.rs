@@ -347,8 +347,11 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
             let n: usize = v
                 .parse()
                 .ok()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| format!("player '{text}': {k}={v} is not a positive number"))?;
+                .filter(|n| (1..=if k == "hash" { 4096 } else { 256 }).contains(n))
+                .ok_or_else(|| {
+                    let range = if k == "hash" { "1-4096 (MiB)" } else { "1-256" };
+                    format!("player '{text}': {k}={v} is not in {range}")
+                })?;
             if k == "threads" {
                 threads = n;
             } else {

@@ -66,8 +66,8 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Transposition table size in MiB (default 16).
-        #[arg(long)]
-        hash: Option<usize>,
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=4096))]
+        hash: Option<u16>,
     },
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
@@ -202,7 +202,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
             movetime,
             level,
             threads,
-            hash,
+            hash: hash.map(usize::from),
         }),
         Command::Engine => ai_cmd::engine(),
         Command::Match(opts) => ai_cmd::run_match(opts),
