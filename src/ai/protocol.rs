@@ -197,5 +197,6 @@ mod tests {
         assert!(parse("threads 0", v).is_err());
         assert_eq!(parse("hash 64", v), Ok(Some(Command::Hash(64))));
         assert!(parse("hash", v).is_err());
+        assert!(parse("hash 70000", v).is_err());
     }
 }
