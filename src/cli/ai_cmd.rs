@@ -76,14 +76,24 @@ pub(crate) fn spawn_search<T: Send + 'static>(
 }
 
 /// What `shashki analyze` searches and how.
-pub struct AnalyzeOptions<'a> {
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeOptions {
+    #[arg(long, default_value = "russian")]
     pub variant: Variant,
-    pub fen: Option<&'a str>,
+    #[arg(long)]
+    pub fen: Option<String>,
+    #[arg(long)]
     pub depth: Option<u32>,
+    #[arg(long)]
     pub movetime: Option<u64>,
+    #[arg(long)]
     pub level: Option<u8>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    pub hash: Option<usize>,
+    /// Transposition table size in MiB (default 16).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub hash: Option<u16>,
 }
 
 pub fn analyze(o: AnalyzeOptions) -> Result<(), String> {
@@ -96,6 +106,8 @@ pub fn analyze(o: AnalyzeOptions) -> Result<(), String> {
         threads,
         hash,
     } = o;
+    let fen = fen.as_deref();
+    let hash = hash.map(usize::from);
     let game = match fen {
         Some(f) => Game::from_fen(variant, f).map_err(|e| e.to_string())?,
         None => Game::new(variant),

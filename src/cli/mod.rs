@@ -51,24 +51,7 @@ pub enum Command {
         ply: Option<usize>,
     },
     /// Search a position and print the best move, score and principal variation.
-    Analyze {
-        #[arg(long, default_value = "russian")]
-        variant: Variant,
-        #[arg(long)]
-        fen: Option<String>,
-        #[arg(long)]
-        depth: Option<u32>,
-        #[arg(long)]
-        movetime: Option<u64>,
-        #[arg(long)]
-        level: Option<u8>,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table size in MiB (default 16).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=4096))]
-        hash: Option<u16>,
-    },
+    Analyze(ai_cmd::AnalyzeOptions),
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
     /// Play AI-against-AI games and report the score.
@@ -187,23 +170,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Fen { pdn, game, ply } => pdn_cmd::fen(&pdn, game, ply),
-        Command::Analyze {
-            variant,
-            fen,
-            depth,
-            movetime,
-            level,
-            threads,
-            hash,
-        } => ai_cmd::analyze(ai_cmd::AnalyzeOptions {
-            variant,
-            fen: fen.as_deref(),
-            depth,
-            movetime,
-            level,
-            threads,
-            hash: hash.map(usize::from),
-        }),
+        Command::Analyze(opts) => ai_cmd::analyze(opts),
         Command::Engine => ai_cmd::engine(),
         Command::Match(opts) => ai_cmd::run_match(opts),
         Command::Bench { depth } => ai_cmd::bench(depth),
