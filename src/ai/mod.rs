@@ -6,6 +6,7 @@
 //! the best move found so far. Scores are in centi-men (100 = a man); a won game scores
 //! near ±30000.
 
+pub mod analysis;
 mod eval;
 mod level;
 pub mod pattern;

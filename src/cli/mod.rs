@@ -1,12 +1,14 @@
 //! Command-line tools of the `shashki` binary (no window opens for these).
 
 mod ai_cmd;
+mod annotate_cmd;
 mod game_cmd;
 mod pdn_cmd;
 mod selfplay_cmd;
 mod tune_cmd;
 
 pub use ai_cmd::{MatchOptions, play_match_game};
+pub use annotate_cmd::annotated_pdn;
 
 use crate::rules::{Position, Variant};
 use clap::{Parser, Subcommand};
@@ -52,6 +54,9 @@ pub enum Command {
     },
     /// Search a position and print the best move, score and principal variation.
     Analyze(ai_cmd::AnalyzeOptions),
+    /// Analyse a game of a PDN file and write it annotated: the evaluation after each
+    /// move, marks ($6 ?!, $2 ?, $4 ??) and the better move as a variation.
+    Annotate(annotate_cmd::AnnotateOptions),
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
     /// Play AI-against-AI games and report the score.
@@ -171,6 +176,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
         }
         Command::Fen { pdn, game, ply } => pdn_cmd::fen(&pdn, game, ply),
         Command::Analyze(opts) => ai_cmd::analyze(opts),
+        Command::Annotate(opts) => annotate_cmd::run(opts),
         Command::Engine => ai_cmd::engine(),
         Command::Match(opts) => ai_cmd::run_match(opts),
         Command::Bench { depth } => ai_cmd::bench(depth),

@@ -16,6 +16,7 @@
 //! algebraic notation with the shortest unambiguous text, wrapped at 80 columns.
 
 use super::game::{DrawRule, Game, Outcome, Variant, WinReason};
+use super::mv::Move;
 use super::notation::{self, NotationError};
 use super::position::{Color, Position};
 use std::path::Path;
@@ -731,6 +732,42 @@ fn escape(value: &str) -> String {
 /// ones the game itself decides (Result, GameType, Variant, SetUp, FEN) and those whose
 /// name is not a PDN tag name (letters, digits, `_`).
 pub fn write_pdn(game: &Game, tags: &[(String, String)]) -> String {
+    write_pdn_annotated(game, tags, &[])
+}
+
+/// What an annotator adds to one move: a numeric annotation glyph (`$2`), a comment and
+/// a variation (moves played instead of this one, from the position before it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    pub nag: Option<u8>,
+    pub comment: Option<String>,
+    pub variation: Vec<Move>,
+}
+
+/// The text of `moves` played from `pos` at ply `first_ply` of the game, with move
+/// numbers; the first move always carries its number.
+fn numbered(pos: &Position, first_ply: usize, moves: &[Move]) -> Vec<String> {
+    let mut units = Vec::new();
+    let mut p = *pos;
+    for (k, mv) in moves.iter().enumerate() {
+        let ply = first_ply + k;
+        let text = notation::move_text(&p, mv);
+        let number = ply / 2 + 1;
+        units.push(if ply.is_multiple_of(2) {
+            format!("{number}. {text}")
+        } else if k == 0 {
+            format!("{number}... {text}")
+        } else {
+            text
+        });
+        p = p.play(mv);
+    }
+    units
+}
+
+/// [`write_pdn`] with `notes[i]` written after the i-th move (missing notes write
+/// nothing). A comment's `}` is written as `)` so that the comment stays closed.
+pub fn write_pdn_annotated(game: &Game, tags: &[(String, String)], notes: &[MoveNote]) -> String {
     let mut out = String::new();
     let mut line = |name: &str, value: &str| {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
@@ -764,20 +801,44 @@ pub fn write_pdn(game: &Game, tags: &[(String, String)]) -> String {
     out.push('\n');
     let mut units = Vec::new();
     let first_black = start.side_to_move() == Color::Black;
+    let mut after_note = false;
     for (i, mv) in game.moves().iter().enumerate() {
         let Some(pos) = game.position_at(i) else {
             break;
         };
-        let text = notation::move_text(pos, mv);
         let ply = i + usize::from(first_black);
+        let text = notation::move_text(pos, mv);
         let number = ply / 2 + 1;
-        units.push(if ply.is_multiple_of(2) {
+        // After a comment or a variation Black's move carries its number again.
+        let unit = if ply.is_multiple_of(2) {
             format!("{number}. {text}")
-        } else if i == 0 {
+        } else if i == 0 || after_note {
             format!("{number}... {text}")
         } else {
             text
-        });
+        };
+        units.push(unit);
+        after_note = false;
+        if let Some(note) = notes.get(i) {
+            if let Some(nag) = note.nag {
+                units.push(format!("${nag}"));
+            }
+            if let Some(c) = &note.comment {
+                units.push(format!("{{{}}}", c.replace('}', ")")));
+                after_note = true;
+            }
+            if !note.variation.is_empty() {
+                let mut v = numbered(pos, ply, &note.variation);
+                if let Some(first) = v.first_mut() {
+                    *first = format!("( {first}");
+                }
+                if let Some(last) = v.last_mut() {
+                    last.push_str(" )");
+                }
+                units.extend(v);
+                after_note = true;
+            }
+        }
     }
     units.push(result.to_string());
     let mut width = 0;

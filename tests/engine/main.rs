@@ -1,6 +1,7 @@
 //! Tests of the rules engine and the AI (no window): one binary, one module per part.
 
 mod ai;
+mod analysis;
 mod fuzz;
 mod i18n;
 mod pdn;
