@@ -98,6 +98,18 @@ texts! {
     Resign => "Resign", "Сдаться";
     OfferDraw => "Offer a draw", "Предложить ничью";
     Hint => "Hint", "Подсказка";
+    // Analysis of the whole game.
+    AnalyseGame => "Analyse the game", "Анализ партии";
+    AnalyseGameHover => "Every position is searched; the moves are marked ?! inaccuracy, ? mistake, ?? blunder",
+        "Каждая позиция просчитывается; ходы отмечаются: ?! неточность, ? ошибка, ?? зевок";
+    Analysing => "Analysing", "Анализ";
+    CancelAnalysis => "Cancel", "Отменить";
+    AnalysisGraph => "Evaluation (White's view, in men); a click goes to that move",
+        "Оценка (за белых, в шашках); щелчок переходит к ходу";
+    Inaccuracy => "Inaccuracy", "Неточность";
+    Mistake => "Mistake", "Ошибка";
+    Blunder => "Blunder", "Зевок";
+    BetterWas => "Better was", "Лучше было";
     Settings => "Settings", "Настройки";
     Help => "Help", "Справка";
     Rules => "Rules", "Правила";
@@ -483,5 +495,21 @@ pub fn position_error(lang: Lang, error: &PositionError) -> String {
         }
         (Lang::Ru, PositionError::OffBoard) => "Шашка вне тёмных полей доски".to_string(),
         (Lang::Ru, PositionError::KingWithoutPiece) => "Отметка дамки на пустом поле".to_string(),
+    }
+}
+
+/// A side's marks and mean loss after the analysis of a game.
+pub fn review_summary(lang: Lang, color: Color, s: &crate::ai::analysis::Summary) -> String {
+    let name = color_name(lang, color);
+    match lang {
+        Lang::En => format!(
+            "{name}: {} ?!, {} ?, {} ??, average loss {:.1}",
+            s.inaccuracies, s.mistakes, s.blunders, s.average_loss
+        ),
+        Lang::Ru => format!(
+            "{name}: {} ?!, {} ?, {} ??, средняя потеря {:.1}",
+            s.inaccuracies, s.mistakes, s.blunders, s.average_loss
+        )
+        .replace('.', ","),
     }
 }

@@ -777,3 +777,45 @@ fn the_editor_refuses_a_position_without_a_move() {
     );
     assert_eq!(entities(&mut app).len(), 24);
 }
+
+#[test]
+fn analysing_the_game_marks_a_hung_man_and_shows_the_better_move() {
+    use shashki::ai::analysis::Mark;
+    use shashki::game::Highlights;
+    use shashki::game::review::{GameReview, ReviewCommand};
+    let mut app = app_with(humans(Variant::Russian), Some("W:Wa1,g3:Be5,b8"));
+    play(&mut app, &["g3-f4", "e5:g3", "a1-b2", "b8-a7"]);
+    app.world_mut().write_message(ReviewCommand::Start);
+    app.update();
+    assert!(app.world().resource::<GameReview>().progress().is_some());
+    for _ in 0..3000 {
+        app.update();
+        if app.world().resource::<GameReview>().result().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let review = app.world().resource::<GameReview>();
+    let result = review.result().expect("the analysis finishes");
+    assert_eq!(result.analysis.moves.len(), 4);
+    assert_eq!(
+        review.move_before(1).and_then(|r| r.mark),
+        Some(Mark::Blunder)
+    );
+    assert_eq!(review.move_before(2).and_then(|r| r.mark), None);
+    // At the marked move the better one is drawn as an arrow.
+    command(&mut app, GameCommand::GoTo(1));
+    let better = app
+        .world()
+        .resource::<GameReview>()
+        .move_before(1)
+        .unwrap()
+        .best_line[0];
+    let hint = app.world().resource::<Highlights>().hint.clone();
+    assert_eq!(hint.first(), Some(&better.from()));
+    assert_eq!(hint.last(), Some(&better.to()));
+    // Another game on the board drops the analysis.
+    command(&mut app, GameCommand::GoTo(4));
+    play(&mut app, &["b2-c3"]);
+    assert!(app.world().resource::<GameReview>().result().is_none());
+}

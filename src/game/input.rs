@@ -208,6 +208,7 @@ fn update_highlights(
     selection: Res<Selection>,
     animator: Res<Animator>,
     analysis: Res<Analysis>,
+    review: Res<super::review::GameReview>,
     mut highlights: ResMut<Highlights>,
 ) {
     let game = &rules.game;
@@ -245,6 +246,18 @@ fn update_highlights(
         }
     } else {
         next.warn_capture = false;
+    }
+    // After a marked move of an analysed game, the better move as the hint's arrow.
+    if next.hint.is_empty()
+        && !animator.is_busy()
+        && let Some(better) = review
+            .move_before(game.ply())
+            .filter(|r| r.mark.is_some())
+            .and_then(|r| r.best_line.first())
+    {
+        next.hint = std::iter::once(better.from())
+            .chain(better.path().iter().copied())
+            .collect();
     }
     if *highlights != next {
         *highlights = next;

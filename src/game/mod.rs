@@ -13,6 +13,7 @@ pub mod input;
 pub mod persist;
 pub mod pieces;
 pub mod records;
+pub mod review;
 pub mod rules;
 pub mod text;
 pub mod view;
@@ -76,6 +77,7 @@ impl Plugin for GamePlugin {
             input::plugin,
             ai::plugin,
             analysis::plugin,
+            review::plugin,
             editor::plugin,
             pieces::plugin,
             animation::plugin,

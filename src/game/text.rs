@@ -24,6 +24,24 @@ pub fn move_rows(moves: &[Move], black_first: bool) -> Vec<(usize, Vec<(usize, S
         .collect()
 }
 
+/// A line of moves that starts at ply `ply` of the game (counted with a first Black move
+/// as ply 1), numbered: "12... g7-f6 13. f2-g3".
+pub fn line_text(ply: usize, moves: &[Move]) -> String {
+    let mut out = Vec::new();
+    for (k, m) in moves.iter().enumerate() {
+        let p = ply + k;
+        let number = p / 2 + 1;
+        if p.is_multiple_of(2) {
+            out.push(format!("{number}. {m}"));
+        } else if k == 0 {
+            out.push(format!("{number}... {m}"));
+        } else {
+            out.push(m.to_string());
+        }
+    }
+    out.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +58,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0], (1, vec![(1, "f6-e5".to_string())]));
         assert_eq!(rows[1].0, 2);
+        assert_eq!(line_text(1, game.moves()), "1... f6-e5 2. c3-d4");
+        assert_eq!(line_text(2, &game.moves()[1..]), "2. c3-d4");
     }
 }

@@ -2,9 +2,12 @@
 //! review) and the evaluation bar.
 
 use super::{Windows, player_text};
+use crate::ai::analysis::Mark;
 use crate::game::ai::AiPlayer;
 use crate::game::analysis::{Analysis, RequestHint};
 use crate::game::animation::Animator;
+use crate::game::review::{self, GameReview, ReviewCommand};
+use crate::game::text::line_text;
 use crate::game::text::move_rows;
 use crate::game::view::FlipView;
 use crate::game::view::quality::RendererInfo;
@@ -28,6 +31,7 @@ pub(super) fn game_panel(
     mut commands: MessageWriter<GameCommand>,
     mut flips: MessageWriter<FlipView>,
     mut hints: MessageWriter<RequestHint>,
+    (review, mut reviews): (Res<GameReview>, MessageWriter<ReviewCommand>),
     mut shown_ply: Local<Option<usize>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -172,7 +176,8 @@ pub(super) fn game_panel(
                     }
                 });
             }
-            move_list(ui, &rules, lang, scroll, &mut commands);
+            move_list(ui, &rules, &review, lang, scroll, &mut commands);
+            review_section(ui, &rules, &review, lang, &mut commands, &mut reviews);
             if info.software {
                 ui.small(format!("{}: {}", t(Text::SoftwareRenderer), info.adapter));
             }
@@ -184,6 +189,7 @@ pub(super) fn game_panel(
 fn move_list(
     ui: &mut egui::Ui,
     rules: &Rules,
+    review: &GameReview,
     lang: crate::i18n::Lang,
     scroll: bool,
     commands: &mut MessageWriter<GameCommand>,
@@ -206,9 +212,16 @@ fn move_list(
                     if black_first && number == 1 {
                         ui.monospace("…");
                     }
-                    for (ply, text) in entries {
+                    for (ply, mut text) in entries {
                         let here = ply == current;
-                        let label = egui::RichText::new(text).monospace();
+                        let mark = review.move_before(ply).and_then(|r| r.mark);
+                        if let Some(mark) = mark {
+                            text.push_str(mark.glyph());
+                        }
+                        let mut label = egui::RichText::new(text).monospace();
+                        if let Some(mark) = mark {
+                            label = label.color(mark_color(mark));
+                        }
                         let label = if ply > current { label.weak() } else { label };
                         let response = ui.selectable_label(here, label);
                         if here && scroll {
@@ -288,4 +301,125 @@ pub(super) fn eval_bar(
             response.on_hover_text(verdict_text);
         });
     Ok(())
+}
+
+/// The colour of a mark in the move list and on the graph.
+fn mark_color(mark: Mark) -> egui::Color32 {
+    match mark {
+        Mark::Inaccuracy => egui::Color32::from_rgb(110, 190, 230),
+        Mark::Mistake => egui::Color32::from_rgb(240, 170, 60),
+        Mark::Blunder => egui::Color32::from_rgb(235, 80, 70),
+    }
+}
+
+/// The analysis of the whole game: its button, its progress, then the graph, the
+/// summary and the better move for a marked move.
+fn review_section(
+    ui: &mut egui::Ui,
+    rules: &Rules,
+    review: &GameReview,
+    lang: crate::i18n::Lang,
+    commands: &mut MessageWriter<GameCommand>,
+    reviews: &mut MessageWriter<ReviewCommand>,
+) {
+    let t = |k| tr(lang, k);
+    if let Some((done, total)) = review.progress() {
+        ui.horizontal(|ui| {
+            let fraction = done as f32 / total.max(1) as f32;
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .desired_width(180.0)
+                    .text(format!("{} {done}/{total}", t(Text::Analysing))),
+            );
+            if ui.button(t(Text::CancelAnalysis)).clicked() {
+                reviews.write(ReviewCommand::Cancel);
+            }
+        });
+        return;
+    }
+    let Some(result) = review.result() else {
+        if ui
+            .add_enabled(
+                review::can_review(rules),
+                egui::Button::new(t(Text::AnalyseGame)),
+            )
+            .on_hover_text(t(Text::AnalyseGameHover))
+            .clicked()
+        {
+            reviews.write(ReviewCommand::Start);
+        }
+        return;
+    };
+    let analysis = &result.analysis;
+    let scores = &analysis.white_scores;
+    let current = rules.game.ply();
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(ui.available_width(), 70.0), egui::Sense::click());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 3.0, egui::Color32::from_rgb(40, 14, 10));
+    let n = scores.len().max(2) - 1;
+    let x = |i: usize| rect.left() + rect.width() * i as f32 / n as f32;
+    // Men, squeezed so that a won game stays inside: ±3 men is most of the height.
+    let y = |s: i32| {
+        let men = s.clamp(-3000, 3000) as f32 / 100.0;
+        rect.center().y - (men / 3.0).tanh() * rect.height() * 0.45
+    };
+    let mut area = vec![egui::pos2(x(0), rect.center().y)];
+    area.extend(
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| egui::pos2(x(i), y(s))),
+    );
+    painter.line_segment(
+        [
+            egui::pos2(rect.left(), rect.center().y),
+            egui::pos2(rect.right(), rect.center().y),
+        ],
+        egui::Stroke::new(1.0, egui::Color32::from_rgb(120, 80, 50)),
+    );
+    painter.add(egui::Shape::line(
+        area[1..].to_vec(),
+        egui::Stroke::new(1.5, egui::Color32::from_rgb(238, 228, 205)),
+    ));
+    for (i, m) in analysis.moves.iter().enumerate() {
+        if let (Some(mark), Some(&s)) = (m.mark, scores.get(i + 1)) {
+            painter.circle_filled(egui::pos2(x(i + 1), y(s)), 3.0, mark_color(mark));
+        }
+    }
+    painter.line_segment(
+        [
+            egui::pos2(x(current.min(n)), rect.top()),
+            egui::pos2(x(current.min(n)), rect.bottom()),
+        ],
+        egui::Stroke::new(1.0, egui::Color32::from_rgb(200, 120, 40)),
+    );
+    if response.clicked()
+        && let Some(at) = response.interact_pointer_pos()
+    {
+        let ply = ((at.x - rect.left()) / rect.width() * n as f32).round() as usize;
+        commands.write(GameCommand::GoTo(ply.min(rules.total_plies())));
+    }
+    response.on_hover_text(t(Text::AnalysisGraph));
+    for side in [Side::White, Side::Black] {
+        ui.small(i18n::review_summary(lang, side, &analysis.summary(side)));
+    }
+    if let Some(report) = review.move_before(current)
+        && let Some(mark) = report.mark
+        && !report.best_line.is_empty()
+    {
+        let name = match mark {
+            Mark::Inaccuracy => Text::Inaccuracy,
+            Mark::Mistake => Text::Mistake,
+            Mark::Blunder => Text::Blunder,
+        };
+        let black_first = result.start.side_to_move() == Side::Black;
+        // The first moves of the line: enough to see the idea, short enough to read.
+        let shown = &report.best_line[..report.best_line.len().min(6)];
+        let line = line_text(current - 1 + usize::from(black_first), shown);
+        ui.colored_label(
+            mark_color(mark),
+            format!("{}. {}: {line}", t(name), t(Text::BetterWas)),
+        );
+    }
 }
