@@ -819,3 +819,14 @@ fn analysing_the_game_marks_a_hung_man_and_shows_the_better_move() {
     play(&mut app, &["b2-c3"]);
     assert!(app.world().resource::<GameReview>().result().is_none());
 }
+
+#[test]
+fn the_opening_is_named_and_saved_with_the_game() {
+    use shashki::game::records;
+    let mut app = app_with(humans(Variant::Russian), None);
+    play(&mut app, &["c3-d4", "d6-c5", "b2-c3"]);
+    assert!(!records::pdn_of(app.world().resource::<Rules>()).contains("[Opening"));
+    play(&mut app, &["f6-g5"]);
+    let text = records::pdn_of(app.world().resource::<Rules>());
+    assert!(text.contains("[Opening \"Городская партия\"]"), "{text}");
+}

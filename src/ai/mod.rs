@@ -240,6 +240,9 @@ impl Ai {
         seed: u64,
         stop: &AtomicBool,
     ) -> Option<Move> {
+        if let Some(mv) = book_move(game, level, seed) {
+            return Some(mv);
+        }
         let style = level.style();
         let mut weights = self.weights.clone();
         weights.simple |= style.simple_eval;
@@ -255,6 +258,30 @@ impl Ai {
             .map(|i| root[i].mv)
             .or(result.best)
     }
+}
+
+/// Below the top level, a Russian game from the start position that is still on a line
+/// of the named openings goes on along one of them: a seeded choice weighted by the
+/// table, so that two games at one level do not start alike.
+fn book_move(game: &Game, level: Level, seed: u64) -> Option<Move> {
+    if level.number() >= 10 {
+        return None;
+    }
+    let choices = crate::rules::openings::book().continuations(game);
+    let total: u32 = choices.iter().map(|(_, w)| w).sum();
+    if total == 0 {
+        return None;
+    }
+    let key = zobrist::hash(game.position(), game.variant());
+    let mut rng = level::Rng::new(seed ^ key ^ 0x6f70_656e_696e_6773);
+    let mut pick = (rng.next_f64() * total as f64) as u32;
+    for (mv, w) in choices {
+        if pick < w {
+            return Some(mv);
+        }
+        pick -= w;
+    }
+    None
 }
 
 /// The number of search threads a front-end uses by default: every core but one (at

@@ -130,6 +130,11 @@ pub fn annotated_pdn(record: &PdnGame, analysis: &Analysis) -> String {
     let mut tags = record.tags.clone();
     tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Annotator"));
     tags.push(("Annotator".into(), "shashki".into()));
+    if record.tag("Opening").is_none()
+        && let Some(opening) = crate::rules::openings::book().name_of(&record.game)
+    {
+        tags.push(("Opening".into(), opening.name_ru.clone()));
+    }
     write_pdn_annotated(&record.game, &tags, &notes)
 }
 

@@ -22,12 +22,15 @@ pub fn pdn_of(rules: &Rules) -> String {
         Player::Human => "Human".to_string(),
         Player::Computer(level) => format!("Shashki level {}", level.number()),
     };
-    let tags = vec![
+    let mut tags = vec![
         ("Event".to_string(), "Shashki game".to_string()),
         ("Date".to_string(), today()),
         ("White".to_string(), name(rules.setup.white)),
         ("Black".to_string(), name(rules.setup.black)),
     ];
+    if let Some(opening) = crate::rules::openings::book().name_of(&game) {
+        tags.push(("Opening".to_string(), opening.name_ru.clone()));
+    }
     write_pdn(&game, &tags)
 }
 

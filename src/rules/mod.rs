@@ -7,6 +7,7 @@ pub mod game;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
+pub mod openings;
 pub mod pdn;
 pub mod position;
 pub mod square;

@@ -4,6 +4,7 @@ mod ai;
 mod analysis;
 mod fuzz;
 mod i18n;
+mod openings;
 mod pdn;
 mod perft;
 mod rules;

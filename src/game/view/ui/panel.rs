@@ -56,6 +56,13 @@ pub(super) fn game_panel(
         .max_width(290.0)
         .show(ctx, |ui| {
             ui.heading(i18n::variant_name(lang, game.variant()));
+            if let Some(opening) = crate::rules::openings::book().name_of(game) {
+                let name = match lang {
+                    crate::i18n::Lang::En => &opening.name_en,
+                    crate::i18n::Lang::Ru => &opening.name_ru,
+                };
+                ui.label(egui::RichText::new(name).italics());
+            }
             // Before the first game starts (generation 0) nobody plays yet: the new-game
             // panel is where the players are chosen, so none are named here.
             if rules.generation > 0 {
