@@ -112,6 +112,16 @@ texts! {
     BetterWas => "Better was", "Лучше было";
     Settings => "Settings", "Настройки";
     Help => "Help", "Справка";
+    Statistics => "Statistics", "Статистика";
+    StatisticsNone => "No games against the computer yet", "Партий с компьютером ещё не было";
+    StatisticsNote => "Games against the computer, from your side; a draw is half a point",
+        "Партии с компьютером, с вашей стороны; ничья — пол-очка";
+    StatLevel => "Level", "Уровень";
+    StatGames => "Games", "Партий";
+    StatWon => "Won", "Побед";
+    StatDrawn => "Drawn", "Ничьих";
+    StatLost => "Lost", "Поражений";
+    StatScore => "Score", "Очки";
     Rules => "Rules", "Правила";
     Quit => "Quit", "Выход";
     Play => "Play", "Играть";

@@ -219,3 +219,43 @@ fn damaged_files_give_defaults_a_message_and_a_backup() {
     assert_eq!(saved.value.expect("saved").game.ply(), 1);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_game_against_the_computer_counts_once_in_the_statistics() {
+    let _turn = HOME.lock().unwrap_or_else(|e| e.into_inner());
+    let home = fresh_home("stats");
+    let store = Store::open();
+    let mut app = game_app();
+    let setup = Setup {
+        variant: Variant::Giveaway,
+        white: Player::Human,
+        black: Player::Computer(Level::new(4)),
+    };
+    app.world_mut().write_message(NewGame::fresh(setup));
+    frames(&mut app, 3);
+    app.world_mut().write_message(GameCommand::Resign);
+    frames(&mut app, 3);
+    let finished = app.world().resource::<Rules>().game.clone();
+    assert!(finished.outcome().is_some());
+    let stats = store.load_settings().value.stats;
+    let t: Vec<_> = stats.of(Variant::Giveaway).collect();
+    assert_eq!(t.len(), 1);
+    assert_eq!((t[0].level, t[0].won, t[0].drawn, t[0].lost), (4, 0, 0, 1));
+    frames(&mut app, 5);
+    // The same finished game loaded again is not a new result.
+    app.world_mut().write_message(NewGame {
+        setup,
+        start: shashki::game::Start::Game(Box::new(finished)),
+    });
+    frames(&mut app, 5);
+    let again = store.load_settings().value.stats;
+    assert_eq!(again, stats);
+    // Two people at one computer are not counted.
+    app.world_mut()
+        .write_message(NewGame::fresh(two_humans(Variant::Russian)));
+    frames(&mut app, 3);
+    app.world_mut().write_message(GameCommand::Resign);
+    frames(&mut app, 3);
+    assert_eq!(store.load_settings().value.stats, stats);
+    let _ = std::fs::remove_dir_all(&home);
+}

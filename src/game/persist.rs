@@ -41,13 +41,50 @@ impl Persist {
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, open_store).add_systems(
-        Update,
-        (restore, save)
-            .chain()
-            .in_set(GameSet::Rules)
-            .after(super::rules::start_new_game),
-    );
+    app.add_systems(Startup, open_store)
+        .add_systems(
+            Update,
+            (restore, save)
+                .chain()
+                .in_set(GameSet::Rules)
+                .after(super::rules::start_new_game),
+        )
+        // After the rules have taken this frame's new game and moves.
+        .add_systems(Update, count_result.in_set(GameSet::View));
+}
+
+/// Adds each game against the computer to the statistics once, when it ends here.
+fn count_result(
+    mut new_games: MessageReader<NewGame>,
+    rules: Res<Rules>,
+    state: Res<State<AppState>>,
+    editor: Res<super::editor::Editor>,
+    persist: Option<ResMut<Persist>>,
+    mut counter: Local<crate::store::stats::ResultCounter>,
+) {
+    if new_games.read().count() > 0 {
+        counter.new_game();
+    }
+    let Some(mut persist) = persist else {
+        return;
+    };
+    if *state.get() != AppState::Playing || editor.is_open() {
+        return;
+    }
+    let Some(outcome) = counter.observe(rules.game.outcome(), rules.in_review()) else {
+        return;
+    };
+    let Some(computer) = rules.setup.computer() else {
+        return;
+    };
+    if let Player::Computer(level) = rules.setup.player(computer) {
+        let variant = rules.game.variant();
+        persist
+            .settings
+            .stats
+            .record(variant, level.number(), computer.opposite(), outcome);
+        persist.save_settings();
+    }
 }
 
 fn open_store(mut commands: Commands, mut status: ResMut<Status>, mut language: ResMut<Language>) {

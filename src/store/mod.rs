@@ -7,12 +7,14 @@
 
 pub mod save;
 pub mod settings;
+pub mod stats;
 
 pub use save::{Opponent, SaveError, SavedGame};
 pub use settings::{
     AnimationSpeed, BoardTheme, ColourChoice, GraphicsQuality, OpponentChoice, Settings,
     SettingsError,
 };
+pub use stats::{Statistics, Tally};
 
 use crate::i18n::Lang;
 use std::fmt;

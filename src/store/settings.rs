@@ -166,6 +166,8 @@ pub struct Settings {
     pub last_colour: ColourChoice,
     /// The folder of the game file opened or saved last (the file dialog starts there).
     pub last_folder: Option<std::path::PathBuf>,
+    /// Games against the computer, won, drawn and lost per variant and level.
+    pub stats: super::stats::Statistics,
 }
 
 impl Default for Settings {
@@ -185,6 +187,7 @@ impl Default for Settings {
             last_opponent: OpponentChoice::Computer,
             last_level: 3,
             last_colour: ColourChoice::White,
+            stats: super::stats::Statistics::default(),
         }
     }
 }
@@ -261,6 +264,7 @@ impl Settings {
             Settings::default().volume
         };
         s.last_level = s.last_level.clamp(MIN_LEVEL, MAX_LEVEL);
+        s.stats = s.stats.sanitized();
         s
     }
 

@@ -66,6 +66,16 @@ fn custom_settings() -> Settings {
         last_level: 7,
         last_colour: ColourChoice::Random,
         last_folder: Some("/tmp/партии".into()),
+        stats: {
+            let mut s = shashki::store::Statistics::default();
+            s.record(
+                Variant::Russian,
+                6,
+                shashki::rules::Color::Black,
+                shashki::rules::Outcome::Draw(shashki::rules::DrawRule::Agreement),
+            );
+            s
+        },
     }
 }
 

@@ -39,12 +39,14 @@ pub(super) struct Windows {
     pub help: bool,
     pub help_page: help::Page,
     pub confirm_resign: bool,
+    pub stats: bool,
 }
 
 impl Windows {
     /// Closes the open windows; false when none was open.
     fn close_all(&mut self) -> bool {
-        let any = self.new_game || self.settings || self.help || self.confirm_resign;
+        let any = self.new_game || self.settings || self.help || self.confirm_resign || self.stats;
+        self.stats = false;
         self.new_game = false;
         self.settings = false;
         self.help = false;
@@ -136,6 +138,7 @@ pub(super) fn plugin(app: &mut App) {
                 new_game_panel,
                 settings::window,
                 help::window,
+                stats_window,
                 editor::panel,
                 files::windows,
                 confirm_dialogs,
@@ -224,6 +227,10 @@ fn menu_bar(
                                 ui.close();
                             }
                         });
+                        if ui.button(t(Text::Statistics)).clicked() {
+                            windows.stats = true;
+                            ui.close();
+                        }
                         ui.separator();
                         if ui.button(t(Text::Quit)).clicked() {
                             exit.write(AppExit::Success);
@@ -657,4 +664,68 @@ fn remember_settings(
     s.last_level = form.level;
     s.last_colour = form.color;
     persist.save_settings();
+}
+
+/// The player's record against the computer, per variant and level.
+fn stats_window(
+    mut contexts: EguiContexts,
+    language: Res<Language>,
+    persist: Option<Res<Persist>>,
+    mut windows: ResMut<Windows>,
+) -> Result {
+    if !windows.stats {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let lang = language.0;
+    let t = |k| tr(lang, k);
+    let stats = persist
+        .map(|p| p.settings.stats.clone())
+        .unwrap_or_default();
+    let mut open = true;
+    egui::Window::new(t(Text::Statistics))
+        .id(egui::Id::new("statistics"))
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            if stats.tallies.is_empty() {
+                ui.label(t(Text::StatisticsNone));
+                return;
+            }
+            ui.small(t(Text::StatisticsNote));
+            // One grid for both variants, so that their columns line up.
+            egui::Grid::new("stats").striped(true).show(ui, |ui| {
+                for variant in [Variant::Russian, Variant::Giveaway] {
+                    let rows: Vec<_> = stats.of(variant).copied().collect();
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    ui.strong(i18n::variant_name(lang, variant));
+                    ui.end_row();
+                    for head in [
+                        Text::StatLevel,
+                        Text::StatGames,
+                        Text::StatWon,
+                        Text::StatDrawn,
+                        Text::StatLost,
+                        Text::StatScore,
+                    ] {
+                        ui.label(egui::RichText::new(t(head)).weak());
+                    }
+                    ui.end_row();
+                    for r in rows {
+                        ui.label(format!("{} {}", r.level, level_name(lang, r.level)));
+                        for n in [r.played(), r.won, r.drawn, r.lost] {
+                            ui.label(n.to_string());
+                        }
+                        ui.label(format!("{:.0}%", r.score_percent()));
+                        ui.end_row();
+                    }
+                }
+            });
+        });
+    windows.stats &= open;
+    Ok(())
 }
