@@ -113,6 +113,17 @@ texts! {
     Settings => "Settings", "Настройки";
     Help => "Help", "Справка";
     Statistics => "Statistics", "Статистика";
+    Puzzles => "Puzzles", "Комбинации";
+    PuzzleTryAgain => "Not this move: try again", "Не этот ход: попробуйте ещё раз";
+    PuzzleSolved => "Solved!", "Решено!";
+    PuzzleShown => "The solution was shown", "Показано решение";
+    PuzzleHint => "Hint", "Подсказка";
+    PuzzleShowSolution => "Show the solution", "Показать решение";
+    PuzzleNext => "Next puzzle", "Следующая";
+    PuzzleLeave => "Leave", "Выйти";
+    PuzzlePlay => "Play", "Решать";
+    PuzzlesIntro => "Find the only winning move, then the next; the computer answers for the other side.",
+        "Найдите единственный выигрывающий ход, затем следующий; за другую сторону отвечает компьютер.";
     StatisticsNone => "No games against the computer yet", "Партий с компьютером ещё не было";
     StatisticsNote => "Games against the computer, from your side; a draw is half a point",
         "Партии с компьютером, с вашей стороны; ничья — пол-очка";
@@ -521,5 +532,49 @@ pub fn review_summary(lang: Lang, color: Color, s: &crate::ai::analysis::Summary
             s.inaccuracies, s.mistakes, s.blunders, s.average_loss
         )
         .replace('.', ","),
+    }
+}
+
+/// The task of a puzzle: "White to play and win", "... and win material", or in
+/// поддавки "... give away and win".
+pub fn puzzle_task(
+    lang: Lang,
+    solver: Color,
+    goal: crate::ai::puzzle::Goal,
+    variant: Variant,
+) -> String {
+    use crate::ai::puzzle::Goal;
+    match (lang, variant, goal) {
+        (Lang::En, Variant::Giveaway, _) => {
+            format!("{} to play: give away and win", color_name(lang, solver))
+        }
+        (Lang::En, _, Goal::Win) => format!("{} to play and win", color_name(lang, solver)),
+        (Lang::En, _, Goal::Material) => {
+            format!("{} to play and win material", color_name(lang, solver))
+        }
+        (Lang::Ru, Variant::Giveaway, _) => format!(
+            "Ход {}: отдайте шашки и выиграйте",
+            color_genitive_ru(solver)
+        ),
+        (Lang::Ru, _, Goal::Win) => format!("Ход {}: выигрыш", color_genitive_ru(solver)),
+        (Lang::Ru, _, Goal::Material) => {
+            format!("Ход {}: выигрыш материала", color_genitive_ru(solver))
+        }
+    }
+}
+
+/// "Level 2: 5 of 60 solved".
+pub fn puzzle_level_line(lang: Lang, level: u8, solved: usize, total: usize) -> String {
+    match lang {
+        Lang::En => format!("Level {level}: {solved} of {total} solved"),
+        Lang::Ru => format!("Уровень {level}: решено {solved} из {total}"),
+    }
+}
+
+/// "Level 2, puzzle 7 of 60".
+pub fn puzzle_position_line(lang: Lang, level: u8, number: usize, total: usize) -> String {
+    match lang {
+        Lang::En => format!("Level {level}, puzzle {number} of {total}"),
+        Lang::Ru => format!("Уровень {level}, комбинация {number} из {total}"),
     }
 }

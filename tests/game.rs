@@ -830,3 +830,82 @@ fn the_opening_is_named_and_saved_with_the_game() {
     let text = records::pdn_of(app.world().resource::<Rules>());
     assert!(text.contains("[Opening \"Городская партия\"]"), "{text}");
 }
+
+#[test]
+fn a_puzzle_refuses_wrong_moves_answers_for_the_opponent_and_counts_as_solved() {
+    use shashki::ai::puzzle::Puzzle;
+    use shashki::game::Highlights;
+    use shashki::game::puzzles::{PuzzleCommand, Puzzles, puzzle_id};
+    let line = "1\trussian\tW:Wa5,b4,c1,f2,g1,g3:Bc7,d4,e3,e5,e7,h8\tmaterial\t1\t\
+                b4-c5 d4:b6 f2:d4:f6:d8\ttest";
+    let puzzle = Puzzle::from_line(line).unwrap();
+    let mut app = app_with(humans(Variant::Russian), None);
+    app.world_mut().resource_mut::<Puzzles>().russian = vec![puzzle.clone()];
+    app.world_mut().write_message(PuzzleCommand::Start {
+        variant: Variant::Russian,
+        index: 0,
+    });
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Rules>().game.position(),
+        &puzzle.start
+    );
+    // A legal move that is not the solution is refused.
+    click(&mut app, "g3");
+    click(&mut app, "h4");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 0);
+    assert_eq!(
+        app.world().resource::<Status>().message,
+        Some(Note::Text(Text::PuzzleTryAgain))
+    );
+    // The hint lights the solution's first move.
+    app.world_mut().write_message(PuzzleCommand::Hint);
+    frames(&mut app, 3);
+    assert_eq!(
+        app.world().resource::<Highlights>().hint,
+        vec![sq("b4"), sq("c5")]
+    );
+    play(&mut app, &["b4-c5"]);
+    // The opponent's forced reply comes by itself.
+    for _ in 0..200 {
+        app.update();
+        if app.world().resource::<Rules>().game.ply() == 2 {
+            break;
+        }
+    }
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 2);
+    play(&mut app, &["f2:d4:f6:d8"]);
+    frames(&mut app, 3);
+    let puzzles = app.world().resource::<Puzzles>();
+    assert!(puzzles.active.as_ref().unwrap().solved);
+    assert_eq!(puzzles.newly_solved, vec![puzzle_id(&puzzle)]);
+
+    // Shown instead of solved: the game plays it all, and it does not count.
+    app.world_mut()
+        .resource_mut::<Puzzles>()
+        .newly_solved
+        .clear();
+    app.world_mut().write_message(PuzzleCommand::Start {
+        variant: Variant::Russian,
+        index: 0,
+    });
+    settle(&mut app);
+    app.world_mut().write_message(PuzzleCommand::ShowSolution);
+    for _ in 0..400 {
+        app.update();
+        if app.world().resource::<Rules>().game.ply() == 3 {
+            break;
+        }
+    }
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 3);
+    let puzzles = app.world().resource::<Puzzles>();
+    assert!(!puzzles.active.as_ref().unwrap().solved);
+    assert!(puzzles.newly_solved.is_empty());
+    // Another game on the board ends the puzzle.
+    app.world_mut()
+        .write_message(NewGame::fresh(humans(Variant::Russian)));
+    frames(&mut app, 3);
+    assert!(app.world().resource::<Puzzles>().active.is_none());
+}

@@ -11,6 +11,7 @@ mod eval;
 mod level;
 pub mod pattern;
 pub mod protocol;
+pub mod puzzle;
 mod search;
 pub mod train;
 mod tt;
@@ -47,6 +48,15 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Principal variation, starting with `best`.
     pub pv: Vec<Move>,
+}
+
+/// A root move and its score from [`Ai::search_root_moves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootScore {
+    pub mv: Move,
+    pub score: i32,
+    /// False when `score` is only an upper bound (the move is worse than the spread).
+    pub exact: bool,
 }
 
 /// Transposition table size of a playing engine: 2^20 entries of 16 bytes (16 MiB).
@@ -151,6 +161,30 @@ impl Ai {
         let weights = self.weights.clone();
         let params = self.params(game, limits, &weights, 0, 0);
         self.run(game, &params, stop, on_info).0
+    }
+
+    /// Searches and scores every root move: exactly for the moves within `spread`
+    /// centi-men of the best, as an upper bound below that for the others (`exact`
+    /// false). Moves come best first.
+    pub fn search_root_moves(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        spread: i32,
+    ) -> (SearchResult, Vec<RootScore>) {
+        let weights = self.weights.clone();
+        let params = self.params(game, limits, &weights, 0, spread.max(0));
+        let (result, root) = self.run(game, &params, stop, &mut |_| {});
+        let scores = root
+            .iter()
+            .map(|r| RootScore {
+                mv: r.mv,
+                score: r.score,
+                exact: r.exact,
+            })
+            .collect();
+        (result, scores)
     }
 
     fn params<'a>(

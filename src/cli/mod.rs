@@ -4,6 +4,7 @@ mod ai_cmd;
 mod annotate_cmd;
 mod game_cmd;
 mod pdn_cmd;
+mod puzzles_cmd;
 mod selfplay_cmd;
 mod tune_cmd;
 
@@ -57,6 +58,8 @@ pub enum Command {
     /// Analyse a game of a PDN file and write it annotated: the evaluation after each
     /// move, marks ($6 ?!, $2 ?, $4 ??) and the better move as a variation.
     Annotate(annotate_cmd::AnnotateOptions),
+    /// Find combination puzzles in self-play positions and real games.
+    Puzzles(puzzles_cmd::PuzzlesOptions),
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
     /// Play AI-against-AI games and report the score.
@@ -177,6 +180,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
         Command::Fen { pdn, game, ply } => pdn_cmd::fen(&pdn, game, ply),
         Command::Analyze(opts) => ai_cmd::analyze(opts),
         Command::Annotate(opts) => annotate_cmd::run(opts),
+        Command::Puzzles(opts) => puzzles_cmd::run(opts),
         Command::Engine => ai_cmd::engine(),
         Command::Match(opts) => ai_cmd::run_match(opts),
         Command::Bench { depth } => ai_cmd::bench(depth),

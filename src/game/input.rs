@@ -150,6 +150,7 @@ fn handle_clicks(
     rules: Res<Rules>,
     animator: Res<Animator>,
     mut rebuilds: MessageReader<RebuildPieces>,
+    puzzles: Res<super::puzzles::Puzzles>,
 ) {
     if rebuilds.read().count() > 0 || (rules.is_changed() && !rules.human_to_move()) {
         *selection = Selection::default();
@@ -184,6 +185,11 @@ fn handle_clicks(
             }
             ClickResult::Deselect => *selection = Selection::default(),
             ClickResult::Extend(hop) => selection.hops.push(hop),
+            ClickResult::Play(mv) if !puzzles.allows(rules.game.ply(), &mv) => {
+                *selection = Selection::default();
+                status.say(Text::PuzzleTryAgain);
+                cues.write(Cue::Refused);
+            }
             ClickResult::Play(mv) => {
                 *selection = Selection::default();
                 play.write(PlayMove(mv));
@@ -209,6 +215,7 @@ fn update_highlights(
     animator: Res<Animator>,
     analysis: Res<Analysis>,
     review: Res<super::review::GameReview>,
+    puzzles: Res<super::puzzles::Puzzles>,
     mut highlights: ResMut<Highlights>,
 ) {
     let game = &rules.game;
@@ -227,7 +234,7 @@ fn update_highlights(
         if legal.first().is_some_and(Move::is_capture) {
             next.must_capture = next.movable.clone();
         }
-        if let Some(hint) = analysis.hint {
+        if let Some(hint) = analysis.hint.or(puzzles.hint(game.ply())) {
             next.hint = std::iter::once(hint.from())
                 .chain(hint.path().iter().copied())
                 .collect();

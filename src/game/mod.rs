@@ -12,6 +12,7 @@ pub mod editor;
 pub mod input;
 pub mod persist;
 pub mod pieces;
+pub mod puzzles;
 pub mod records;
 pub mod review;
 pub mod rules;
@@ -78,6 +79,7 @@ impl Plugin for GamePlugin {
             ai::plugin,
             analysis::plugin,
             review::plugin,
+            puzzles::plugin,
             editor::plugin,
             pieces::plugin,
             animation::plugin,

@@ -168,6 +168,8 @@ pub struct Settings {
     pub last_folder: Option<std::path::PathBuf>,
     /// Games against the computer, won, drawn and lost per variant and level.
     pub stats: super::stats::Statistics,
+    /// The puzzles solved, by variant and position (`russian:W:Wa1,...`).
+    pub puzzles_solved: Vec<String>,
 }
 
 impl Default for Settings {
@@ -188,6 +190,7 @@ impl Default for Settings {
             last_level: 3,
             last_colour: ColourChoice::White,
             stats: super::stats::Statistics::default(),
+            puzzles_solved: Vec::new(),
         }
     }
 }

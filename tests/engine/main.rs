@@ -7,6 +7,7 @@ mod i18n;
 mod openings;
 mod pdn;
 mod perft;
+mod puzzles;
 mod rules;
 mod store;
 

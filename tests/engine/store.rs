@@ -76,6 +76,7 @@ fn custom_settings() -> Settings {
             );
             s
         },
+        puzzles_solved: vec!["russian:W:Wa1:Bh8".into()],
     }
 }
 

@@ -144,9 +144,20 @@ fn orbit(
     }
 }
 
-fn face_new_game(mut games: MessageReader<NewGame>, mut rig: ResMut<CameraRig>) {
+fn face_new_game(
+    mut games: MessageReader<NewGame>,
+    mut rig: ResMut<CameraRig>,
+    puzzles: Res<crate::game::puzzles::Puzzles>,
+) {
     if let Some(game) = games.read().last() {
-        rig.face(game.setup.viewer());
+        // A puzzle is seen from the solver's side.
+        let solver = match (&game.start, &puzzles.active) {
+            (crate::game::Start::Position(p), Some(a)) if *p == a.puzzle.start => {
+                Some(a.puzzle.solver())
+            }
+            _ => None,
+        };
+        rig.face(solver.unwrap_or(game.setup.viewer()));
     }
 }
 

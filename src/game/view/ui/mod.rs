@@ -6,6 +6,7 @@ mod editor;
 mod files;
 mod help;
 mod panel;
+mod puzzles;
 mod settings;
 
 use super::camera::CameraRig;
@@ -40,6 +41,7 @@ pub(super) struct Windows {
     pub help_page: help::Page,
     pub confirm_resign: bool,
     pub stats: bool,
+    pub puzzles: bool,
 }
 
 impl Windows {
@@ -118,6 +120,7 @@ impl NewGameForm {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Windows>()
         .init_resource::<NewGameForm>()
+        .init_resource::<puzzles::PuzzleForm>()
         .add_plugins(files::plugin)
         // After the files are read and the renderer is known (both at Startup).
         .add_systems(PostStartup, apply_settings)
@@ -139,6 +142,7 @@ pub(super) fn plugin(app: &mut App) {
                 settings::window,
                 help::window,
                 stats_window,
+                puzzles::window,
                 editor::panel,
                 files::windows,
                 confirm_dialogs,
@@ -227,6 +231,10 @@ fn menu_bar(
                                 ui.close();
                             }
                         });
+                        if ui.button(t(Text::Puzzles)).clicked() {
+                            windows.puzzles = true;
+                            ui.close();
+                        }
                         if ui.button(t(Text::Statistics)).clicked() {
                             windows.stats = true;
                             ui.close();

@@ -1,0 +1,234 @@
+//! Puzzles ("Комбинации"): a position and its forced solution. The player enters the
+//! solver's moves on the board, the opponent's replies are played by the game, a wrong
+//! move is refused with "try again", a hint lights the next move, and the solution can
+//! be shown. The collections are `assets/puzzles/*.tsv` (made by `shashki puzzles`).
+
+use super::animation::Animator;
+use super::rules::{NewGame, PlayMove, Player, Rules, Setup, Start, Status};
+use super::{AppState, GameSet};
+use crate::ai::puzzle::{Puzzle, read_puzzles};
+use crate::i18n::Text;
+use crate::rules::{Move, Variant};
+use bevy::prelude::*;
+
+const RUSSIAN: &str = include_str!("../../assets/puzzles/russian.tsv");
+const GIVEAWAY: &str = include_str!("../../assets/puzzles/giveaway.tsv");
+
+/// Seconds between the player's move and the opponent's reply (or two shown moves).
+const REPLY_DELAY: f32 = 0.35;
+
+/// The shipped puzzles of a variant (checked by a test, so they always read).
+pub fn collection(variant: Variant) -> Vec<Puzzle> {
+    let text = match variant {
+        Variant::Russian => RUSSIAN,
+        Variant::Giveaway => GIVEAWAY,
+    };
+    read_puzzles(text).unwrap_or_default()
+}
+
+/// A name for a puzzle that stays the same when the collection is made again.
+pub fn puzzle_id(p: &Puzzle) -> String {
+    format!("{}:{}", p.variant, p.start.to_fen())
+}
+
+/// What the player asks of the puzzles.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub enum PuzzleCommand {
+    /// Start puzzle `index` of the variant's collection.
+    Start { variant: Variant, index: usize },
+    /// Light the next move of the solution.
+    Hint,
+    /// Play the rest of the solution.
+    ShowSolution,
+    /// Leave the puzzle (the position stays on the board).
+    Leave,
+}
+
+/// The puzzle on the board.
+#[derive(Clone, Debug)]
+pub struct Active {
+    pub variant: Variant,
+    pub index: usize,
+    pub puzzle: Puzzle,
+    /// The hint is shown for the move at this ply.
+    pub hint_at: Option<usize>,
+    /// The solution is being played by the game.
+    pub showing: bool,
+    /// Solved by the player (without the solution shown).
+    pub solved: bool,
+    since_move: f32,
+    started: bool,
+}
+
+impl Active {
+    /// The next move of the solution at `ply`, if any.
+    pub fn expected(&self, ply: usize) -> Option<Move> {
+        self.puzzle.solution.get(ply).copied()
+    }
+
+    /// True when the move at `ply` is the solver's.
+    pub fn solver_turn(&self, ply: usize) -> bool {
+        ply.is_multiple_of(2)
+    }
+}
+
+/// The puzzle mode: the collections and the puzzle being solved.
+#[derive(Resource)]
+pub struct Puzzles {
+    pub russian: Vec<Puzzle>,
+    pub giveaway: Vec<Puzzle>,
+    pub active: Option<Active>,
+    /// Puzzles solved in this run that the settings do not hold yet (the window saves
+    /// them): ids as [`puzzle_id`] gives them.
+    pub newly_solved: Vec<String>,
+}
+
+impl Default for Puzzles {
+    fn default() -> Self {
+        Puzzles {
+            russian: collection(Variant::Russian),
+            giveaway: collection(Variant::Giveaway),
+            active: None,
+            newly_solved: Vec::new(),
+        }
+    }
+}
+
+impl Puzzles {
+    pub fn of(&self, variant: Variant) -> &[Puzzle] {
+        match variant {
+            Variant::Russian => &self.russian,
+            Variant::Giveaway => &self.giveaway,
+        }
+    }
+
+    /// Whether `mv` may be played now: always outside a puzzle; inside, only the
+    /// solution's move.
+    pub fn allows(&self, ply: usize, mv: &Move) -> bool {
+        match &self.active {
+            Some(a) if !a.solved && !a.showing => a.expected(ply) == Some(*mv),
+            _ => true,
+        }
+    }
+
+    /// The move the hint lights, if one was asked for at this ply.
+    pub fn hint(&self, ply: usize) -> Option<Move> {
+        let a = self.active.as_ref()?;
+        (a.hint_at == Some(ply)).then(|| a.expected(ply)).flatten()
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Puzzles>()
+        .add_message::<PuzzleCommand>()
+        .add_systems(Update, take_commands.in_set(GameSet::Input))
+        .add_systems(
+            Update,
+            follow_the_board
+                .in_set(GameSet::Ai)
+                .run_if(in_state(AppState::Playing)),
+        );
+}
+
+fn take_commands(
+    mut commands: MessageReader<PuzzleCommand>,
+    mut puzzles: ResMut<Puzzles>,
+    rules: Res<Rules>,
+    mut new_games: MessageWriter<NewGame>,
+    mut next_state: ResMut<NextState<AppState>>,
+) {
+    for command in commands.read() {
+        match command {
+            PuzzleCommand::Start { variant, index } => {
+                let Some(puzzle) = puzzles.of(*variant).get(*index).cloned() else {
+                    continue;
+                };
+                new_games.write(NewGame {
+                    setup: Setup {
+                        variant: *variant,
+                        white: Player::Human,
+                        black: Player::Human,
+                    },
+                    start: Start::Position(puzzle.start),
+                });
+                next_state.set(AppState::Playing);
+                puzzles.active = Some(Active {
+                    variant: *variant,
+                    index: *index,
+                    puzzle,
+                    hint_at: None,
+                    showing: false,
+                    solved: false,
+                    since_move: 0.0,
+                    started: false,
+                });
+            }
+            PuzzleCommand::Hint => {
+                let ply = rules.game.ply();
+                if let Some(a) = puzzles.active.as_mut()
+                    && a.solver_turn(ply)
+                {
+                    a.hint_at = Some(ply);
+                }
+            }
+            PuzzleCommand::ShowSolution => {
+                if let Some(a) = puzzles.active.as_mut()
+                    && !a.solved
+                {
+                    a.showing = true;
+                }
+            }
+            PuzzleCommand::Leave => puzzles.active = None,
+        }
+    }
+}
+
+/// Plays the opponent's replies (and the shown solution), notices the end, and drops the
+/// puzzle when the board holds another game.
+fn follow_the_board(
+    time: Res<Time>,
+    rules: Res<Rules>,
+    animator: Res<Animator>,
+    mut puzzles: ResMut<Puzzles>,
+    mut play: MessageWriter<PlayMove>,
+    mut status: ResMut<Status>,
+) {
+    let puzzles = &mut *puzzles;
+    let Some(active) = puzzles.active.as_mut() else {
+        return;
+    };
+    let game = &rules.game;
+    let on_board = *game.start_position() == active.puzzle.start
+        && active.puzzle.solution.starts_with(game.moves())
+        && game.variant() == active.variant;
+    if !on_board {
+        // The new game of this puzzle may not have reached the rules yet.
+        if active.started {
+            puzzles.active = None;
+        }
+        return;
+    }
+    active.started = true;
+    if rules.is_changed() {
+        active.since_move = 0.0;
+    }
+    active.since_move += time.delta_secs();
+    let ply = game.ply();
+    if ply >= active.puzzle.solution.len() {
+        if !active.solved && !active.showing {
+            active.solved = true;
+            status.say(Text::PuzzleSolved);
+            puzzles.newly_solved.push(puzzle_id(&active.puzzle));
+        }
+        return;
+    }
+    let auto = active.showing || !active.solver_turn(ply);
+    if auto
+        && !animator.is_busy()
+        && active.since_move >= REPLY_DELAY
+        && let Some(mv) = active.expected(ply)
+    {
+        play.write(PlayMove(mv));
+        active.since_move = 0.0;
+    }
+}
