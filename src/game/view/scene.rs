@@ -30,6 +30,8 @@ pub const BACKDROP_LOW: Color = Color::srgb(0.36, 0.25, 0.155);
 
 /// Half the width of the frame around the 8x8 squares.
 pub const FRAME_HALF: f32 = 4.65;
+/// Where the fill light stands, seen from White's side (it turns with the camera).
+pub const FILL_LIGHT: Vec3 = Vec3::new(6.0, 7.0, -5.0);
 /// Top of the frame, just below the squares.
 const FRAME_TOP: f32 = -0.006;
 
@@ -317,7 +319,7 @@ fn spawn_scene(
             color: Color::srgb(1.0, 0.85, 0.7),
             ..default()
         },
-        Transform::from_xyz(6.0, 7.0, -5.0),
+        Transform::from_translation(FILL_LIGHT).looking_at(Vec3::ZERO, Vec3::Y),
         FillLight,
     ));
 }

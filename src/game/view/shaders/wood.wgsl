@@ -24,7 +24,12 @@ struct Wood {
 fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let base = textureSample(wood_texture, wood_sampler, in.uv).rgb * wood.color.rgb;
     let n = normalize(in.world_normal);
-    let l = wood.light.xyz;
+    // The light turns with the camera around the board, so that both sides see the
+    // pieces lit alike (from Black's side a fixed sun would glare on the dark tops).
+    let cam = view.world_position.xz;
+    let turn = cam / max(length(cam), 1e-4);
+    let l0 = wood.light.xyz;
+    let l = vec3(l0.x * turn.y + l0.z * turn.x, l0.y, l0.z * turn.y - l0.x * turn.x);
     let diffuse = max(dot(n, l), 0.0) * wood.light.w;
     let to_eye = normalize(view.world_position - in.world_position.xyz);
     let h = normalize(l + to_eye);

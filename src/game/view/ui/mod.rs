@@ -148,6 +148,7 @@ pub(super) fn plugin(app: &mut App) {
                 confirm_dialogs,
                 banner_and_messages,
                 click_sound,
+                leave_room_for_panels,
             )
                 .chain(),
         );
@@ -735,5 +736,46 @@ fn stats_window(
             });
         });
     windows.stats &= open;
+    Ok(())
+}
+
+/// Tells the camera which part of the window the panels leave to the board: the game
+/// panel (or the editor's) on the right, the menu on top, the evaluation bar on the left.
+fn leave_room_for_panels(
+    mut contexts: EguiContexts,
+    state: Res<State<AppState>>,
+    analysis: Res<crate::game::analysis::Analysis>,
+    windows: Res<Windows>,
+    mut rig: ResMut<CameraRig>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    let width_of = |id: &str| {
+        ctx.memory(|m| m.area_rect(egui::Id::new(id)))
+            .map(|r| screen.right() - r.left() + 8.0)
+    };
+    let editing = *state.get() == AppState::Editing;
+    let right = if editing {
+        width_of("editor").unwrap_or(300.0)
+    } else {
+        width_of("game_panel").unwrap_or(306.0)
+    };
+    let bar = analysis.evaluate && *state.get() == AppState::Playing;
+    let mut left: f32 = if bar { 64.0 } else { 8.0 };
+    // The windows that stay open beside the board (settings, puzzles) on the left.
+    for (open, id) in [(windows.settings, "settings"), (windows.puzzles, "puzzles")] {
+        if open && let Some(r) = ctx.memory(|m| m.area_rect(egui::Id::new(id))) {
+            left = left.max(r.right() - screen.left() + 8.0);
+        }
+    }
+    let margins = [
+        left.min(screen.width() * 0.4),
+        44.0,
+        right.clamp(0.0, screen.width() * 0.5),
+        8.0,
+    ];
+    if rig.margins != margins {
+        rig.margins = margins;
+    }
     Ok(())
 }
