@@ -3,11 +3,11 @@
 
 use crate::ai::Ai;
 use crate::ai::puzzle::{self, Puzzle};
-use crate::rules::pdn::read_pdn_file;
+use crate::rules::pdn::{pdn_files_in, read_pdn_file};
 use crate::rules::{Color, Position, Variant};
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
@@ -43,29 +43,9 @@ struct Candidate {
     source: String,
 }
 
-fn pdn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            pdn_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-        {
-            out.push(path);
-        }
-    }
-}
-
 /// The positions of every game under `dir`, each with its event, players and move.
 fn from_pdn(dir: &str, variant: Variant, out: &mut Vec<Candidate>) {
-    let mut files = Vec::new();
-    pdn_files(Path::new(dir), &mut files);
-    for file in files {
+    for file in pdn_files_in(Path::new(dir)) {
         let Ok(games) = read_pdn_file(&file) else {
             continue;
         };

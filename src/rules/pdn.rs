@@ -858,6 +858,28 @@ pub fn write_pdn_annotated(game: &Game, tags: &[(String, String)], notes: &[Move
     out
 }
 
+/// Every `.pdn` file under `dir` (searched recursively), sorted; none when it cannot be
+/// read.
+pub fn pdn_files_in(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            out.extend(pdn_files_in(&path));
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
+        {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// Writes several games, separated by blank lines, as one multi-game file.
 pub fn write_pdn_games(games: &[PdnGame]) -> String {
     games

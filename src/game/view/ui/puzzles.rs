@@ -45,47 +45,36 @@ pub(super) fn window(
     mut windows: ResMut<Windows>,
     mut form: ResMut<PuzzleForm>,
     mut puzzles: ResMut<Puzzles>,
-    persist: Option<ResMut<Persist>>,
+    mut persist: Option<ResMut<Persist>>,
     mut commands: MessageWriter<PuzzleCommand>,
 ) -> Result {
     // Solved puzzles go into the settings file at once.
-    if let Some(mut persist) = persist {
-        if !puzzles.newly_solved.is_empty() {
-            for id in std::mem::take(&mut puzzles.newly_solved) {
-                if !persist.settings.puzzles_solved.contains(&id) {
-                    persist.settings.puzzles_solved.push(id);
-                }
+    if let Some(persist) = persist.as_mut()
+        && !puzzles.newly_solved.is_empty()
+    {
+        for id in std::mem::take(&mut puzzles.newly_solved) {
+            if !persist.settings.puzzles_solved.contains(&id) {
+                persist.settings.puzzles_solved.push(id);
             }
-            persist.save_settings();
         }
-        if !windows.puzzles {
-            return Ok(());
-        }
-        let solved: HashSet<String> = persist.settings.puzzles_solved.iter().cloned().collect();
-        show(
-            &mut contexts,
-            language.0,
-            &mut windows,
-            &mut form,
-            &puzzles,
-            &solved,
-            &mut commands,
-        )
-    } else {
-        if !windows.puzzles {
-            return Ok(());
-        }
-        let solved: HashSet<String> = puzzles.newly_solved.iter().cloned().collect();
-        show(
-            &mut contexts,
-            language.0,
-            &mut windows,
-            &mut form,
-            &puzzles,
-            &solved,
-            &mut commands,
-        )
+        persist.save_settings();
     }
+    if !windows.puzzles {
+        return Ok(());
+    }
+    let solved: HashSet<String> = match &persist {
+        Some(p) => p.settings.puzzles_solved.iter().cloned().collect(),
+        None => puzzles.newly_solved.iter().cloned().collect(),
+    };
+    show(
+        &mut contexts,
+        language.0,
+        &mut windows,
+        &mut form,
+        &puzzles,
+        &solved,
+        &mut commands,
+    )
 }
 
 fn show(
