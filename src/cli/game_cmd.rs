@@ -57,3 +57,36 @@ pub fn demo(
     let _ = (variant, moves, screenshot, bare, level);
     Err("this build has no window (built without the `game` feature)".into())
 }
+
+/// The window driven like a person (see `src/game/view/check.rs`).
+#[cfg(feature = "game")]
+pub fn check(screenshots: Option<String>) -> Result<(), String> {
+    use crate::game::demo::DemoConfig;
+    use crate::game::{NewGame, Player, Setup, Start};
+    use crate::rules::Position;
+    let start =
+        Position::from_fen(crate::game::view::check::CHECK_FEN).map_err(|e| e.to_string())?;
+    let config = DemoConfig {
+        new_game: NewGame {
+            setup: Setup {
+                variant: Variant::Russian,
+                white: Player::Human,
+                black: Player::Human,
+            },
+            start: Start::Position(start),
+        },
+        moves: None,
+        screenshot: screenshots,
+        started: super::started(),
+    };
+    match crate::game::view::check_app(config).run() {
+        bevy::app::AppExit::Success => Ok(()),
+        bevy::app::AppExit::Error(_) => Err("the window check failed".into()),
+    }
+}
+
+#[cfg(not(feature = "game"))]
+pub fn check(screenshots: Option<String>) -> Result<(), String> {
+    let _ = screenshots;
+    Err("this build has no window (built without the `game` feature)".into())
+}

@@ -89,6 +89,10 @@ pub enum Command {
         /// The computer's level on both sides (default: 1 for White, 2 for Black, brisk).
         #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
         level: Option<u8>,
+        /// Instead, drive the window like a person and check what it shows (exits with
+        /// an error naming the first failed check; --screenshot is then a file prefix).
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -192,6 +196,13 @@ fn run_command(cmd: Command) -> Result<(), String> {
             screenshot,
             bare,
             level,
-        } => game_cmd::demo(variant, moves, screenshot, bare, level),
+            check,
+        } => {
+            if check {
+                game_cmd::check(screenshot)
+            } else {
+                game_cmd::demo(variant, moves, screenshot, bare, level)
+            }
+        }
     }
 }

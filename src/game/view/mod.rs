@@ -2,6 +2,7 @@
 
 pub mod bare;
 pub mod camera;
+pub mod check;
 pub mod meshes;
 pub mod picking;
 pub mod quality;
@@ -74,6 +75,20 @@ pub fn game_app() -> App {
 }
 
 /// The windowed app playing a demo: the computer on both sides.
+/// The game driven by the check script of [`check`] (`shashki demo --check`).
+pub fn check_app(config: DemoConfig) -> App {
+    let mut app = game_app();
+    let shots = config.screenshot.clone();
+    app.insert_resource(config).add_systems(
+        Startup,
+        |config: Res<DemoConfig>, mut w: MessageWriter<crate::game::NewGame>| {
+            w.write(config.new_game.clone());
+        },
+    );
+    check::plugin(&mut app, shots);
+    app
+}
+
 pub fn demo_app(config: DemoConfig) -> App {
     let mut app = game_app();
     app.insert_resource(config).add_plugins(demo::plugin);
