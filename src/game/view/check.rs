@@ -75,7 +75,15 @@ fn script() -> Vec<Step> {
     s.extend(click("g7"));
     s.push(Step::Settle(30));
     s.push(Step::Expect(Check::Plies(1)));
-    s.extend([Step::Undo, Step::Settle(20), Step::Expect(Check::Plies(0))]);
+    // Undo takes the man back from under the pointer: nothing stays lit.
+    s.extend([
+        Step::Point("g7"),
+        Step::Settle(6),
+        Step::Undo,
+        Step::Settle(20),
+        Step::Expect(Check::Plies(0)),
+        Step::Expect(Check::NothingLit),
+    ]);
     // Hover a piece, then leave it for the panel: nothing stays lit.
     s.extend([
         Step::Point("c3"),
@@ -201,6 +209,8 @@ fn run_script(
         Step::Settle(n) => progress.wait = n,
         Step::Point(sq) => match on_screen(sq) {
             Some(p) => {
+                // A pixel aside each time, so that pointing again is a move.
+                let p = p + Vec2::new((progress.at % 3) as f32, 0.0);
                 move_to(p, &mut progress);
                 progress.wait = 2;
             }
@@ -315,7 +325,7 @@ fn run_script(
                         .ok_or_else(|| format!("hovering {:?}, expected {sq}", hovered.0))
                 }
                 Check::NothingLit => hovered.0.map_or(Ok(()), |sq| {
-                    Err(format!("{sq} still lit with the pointer on the panel"))
+                    Err(format!("{sq} still lit after the pointer left its piece"))
                 }),
             };
             if let Err(what) = ok {
