@@ -909,3 +909,14 @@ fn a_puzzle_refuses_wrong_moves_answers_for_the_opponent_and_counts_as_solved() 
     frames(&mut app, 3);
     assert!(app.world().resource::<Puzzles>().active.is_none());
 }
+
+#[test]
+fn each_sides_last_move_is_lit() {
+    use shashki::game::Highlights;
+    let mut app = app_with(humans(Variant::Russian), None);
+    play(&mut app, &["c3-d4", "f6-g5"]);
+    frames(&mut app, 2);
+    let h = app.world().resource::<Highlights>();
+    assert_eq!(h.last_move, vec![sq("f6"), sq("g5")]);
+    assert_eq!(h.previous_move, vec![sq("c3"), sq("d4")]);
+}

@@ -31,6 +31,8 @@ pub struct Selection {
 pub struct Highlights {
     /// Origin and destination of the last move.
     pub last_move: Vec<Square>,
+    /// The other side's move before it, lit more faintly: each side's last move shows.
+    pub previous_move: Vec<Square>,
     pub selected: Option<Square>,
     /// Where the selected piece can land next.
     pub targets: Vec<Square>,
@@ -225,6 +227,9 @@ fn update_highlights(
     };
     if let Some(last) = game.moves().last() {
         next.last_move = vec![last.from(), last.to()];
+        if let Some(previous) = game.moves().iter().rev().nth(1) {
+            next.previous_move = vec![previous.from(), previous.to()];
+        }
     }
     if rules.human_to_move() && !animator.is_busy() {
         let legal = game.legal_moves();

@@ -51,6 +51,7 @@ struct MarkerLooks {
     quad: Handle<Mesh>,
     dot: Handle<Mesh>,
     last_move: Handle<WoodMaterial>,
+    previous_move: Handle<WoodMaterial>,
     selected: Handle<WoodMaterial>,
     target: Handle<WoodMaterial>,
     route: Handle<WoodMaterial>,
@@ -157,6 +158,7 @@ fn setup_looks(
         quad: meshes.add(Plane3d::default().mesh().size(0.96, 0.96)),
         dot: meshes.add(Circle::new(0.16)),
         last_move: overlay(Color::srgba(1.0, 0.8, 0.25, 0.35), &mut woods),
+        previous_move: overlay(Color::srgba(1.0, 0.8, 0.25, 0.16), &mut woods),
         selected: overlay(Color::srgba(0.3, 1.0, 0.4, 0.45), &mut woods),
         target: overlay(Color::srgba(0.35, 1.0, 0.45, 0.8), &mut woods),
         route: overlay(Color::srgba(0.3, 0.6, 1.0, 0.45), &mut woods),
@@ -164,7 +166,7 @@ fn setup_looks(
         warn: overlay(Color::srgba(1.0, 0.1, 0.05, 0.6), &mut woods),
         hint: overlay(Color::srgba(0.55, 0.35, 1.0, 0.55), &mut woods),
     };
-    for material in [&markers.last_move, &markers.target] {
+    for material in [&markers.last_move, &markers.previous_move, &markers.target] {
         commands.spawn((
             Mesh3d(markers.quad.clone()),
             MeshMaterial3d(material.clone()),
@@ -260,6 +262,9 @@ fn place_markers(
             Marker,
         ));
     };
+    for &sq in &highlights.previous_move {
+        quad(sq, &looks.previous_move, 0.0015);
+    }
     for &sq in &highlights.last_move {
         quad(sq, &looks.last_move, 0.002);
     }
