@@ -32,6 +32,8 @@ enum Step {
     PointAtPanel,
     Press,
     Release,
+    /// A whole click within one frame, as a slow frame receives it.
+    ClickNow(&'static str),
     Expect(Check),
     Undo,
     Flip,
@@ -103,6 +105,12 @@ fn script() -> Vec<Step> {
     s.extend([
         Step::Expect(Check::OneLineMessage),
         Step::Shot("black"),
+        // A click that falls within one long frame (pointer already there) is not lost.
+        Step::Point("c3"),
+        Step::Settle(6),
+        Step::ClickNow("c3"),
+        Step::Settle(6),
+        Step::Expect(Check::Selected("c3")),
         Step::Settle(10),
     ]);
     s
@@ -224,6 +232,24 @@ fn run_script(
             move_to(p, &mut progress);
             progress.wait = 2;
         }
+        Step::ClickNow(sq) => match on_screen(sq) {
+            Some(p) => {
+                move_to(p, &mut progress);
+                for state in [ButtonState::Pressed, ButtonState::Released] {
+                    let input = MouseButtonInput {
+                        button: MouseButton::Left,
+                        state,
+                        window: window_entity,
+                    };
+                    button_w.write(input);
+                    window_w.write(WindowEvent::MouseButtonInput(input));
+                }
+            }
+            None => {
+                fail(exit, format!("{sq} is not on the screen"));
+                progress.done = true;
+            }
+        },
         Step::Press | Step::Release => {
             let state = if matches!(step, Step::Press) {
                 ButtonState::Pressed
