@@ -12,6 +12,15 @@ pub struct Hovered(pub Option<Square>, Option<Entity>);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>()
+        // The mouse reaches picking through `mouse_in_order` instead of Bevy's own reader.
+        .insert_resource(bevy::picking::input::PointerInputSettings {
+            is_mouse_enabled: false,
+            ..default()
+        })
+        .add_systems(
+            First,
+            mouse_in_order.in_set(bevy::picking::PickingSystems::Input),
+        )
         .add_observer(on_click)
         .add_observer(on_over)
         .add_observer(on_out)
@@ -77,5 +86,106 @@ fn on_out(
 ) {
     if pieces.contains(out.event_target()) && hovered.1 == Some(out.event_target()) {
         *hovered = Hovered::default();
+    }
+}
+
+/// Button events held back to the next frame, with where the pointer was.
+#[derive(Default)]
+struct HeldBack(Vec<(Vec2, bevy::window::WindowEvent)>);
+
+/// The mouse as picking's pointer, like Bevy's own reader, except that a press or
+/// release arriving in the same frame as a move of the pointer waits for the next frame:
+/// picking finds what is under the pointer once a frame, so on a slow frame a move and a
+/// whole click together would be judged at the old place and the click lost.
+fn mouse_in_order(
+    mut window_events: MessageReader<bevy::window::WindowEvent>,
+    primary: Query<Entity, With<bevy::window::PrimaryWindow>>,
+    mut cursor: Local<Vec2>,
+    mut held: Local<HeldBack>,
+    mut inputs: MessageWriter<bevy::picking::pointer::PointerInput>,
+) {
+    use bevy::camera::RenderTarget;
+    use bevy::input::ButtonState;
+    use bevy::picking::pointer::{Location, PointerAction, PointerButton, PointerId, PointerInput};
+    use bevy::window::{WindowEvent, WindowRef};
+    let target = |window: Entity| {
+        RenderTarget::Window(WindowRef::Entity(window)).normalize(primary.single().ok())
+    };
+    let mut queue: Vec<(Option<Vec2>, WindowEvent)> =
+        held.0.drain(..).map(|(p, e)| (Some(p), e)).collect();
+    queue.extend(window_events.read().map(|e| (None, e.clone())));
+    let mut moved = false;
+    let mut holding = false;
+    for (at, event) in queue {
+        if holding {
+            held.0.push((at.unwrap_or(*cursor), event));
+            continue;
+        }
+        match &event {
+            WindowEvent::CursorMoved(e) => {
+                let Some(target) = target(e.window) else {
+                    continue;
+                };
+                inputs.write(PointerInput::new(
+                    PointerId::Mouse,
+                    Location {
+                        target,
+                        position: e.position,
+                    },
+                    PointerAction::Move {
+                        delta: e.position - *cursor,
+                    },
+                ));
+                *cursor = e.position;
+                moved = true;
+            }
+            WindowEvent::MouseButtonInput(input) => {
+                if moved && at.is_none() {
+                    holding = true;
+                    held.0.push((*cursor, event.clone()));
+                    continue;
+                }
+                let Some(target) = target(input.window) else {
+                    continue;
+                };
+                let button = match input.button {
+                    MouseButton::Left => PointerButton::Primary,
+                    MouseButton::Right => PointerButton::Secondary,
+                    MouseButton::Middle => PointerButton::Middle,
+                    _ => continue,
+                };
+                let action = match input.state {
+                    ButtonState::Pressed => PointerAction::Press(button),
+                    ButtonState::Released => PointerAction::Release(button),
+                };
+                inputs.write(PointerInput::new(
+                    PointerId::Mouse,
+                    Location {
+                        target,
+                        position: at.unwrap_or(*cursor),
+                    },
+                    action,
+                ));
+            }
+            WindowEvent::MouseWheel(e) => {
+                let Some(target) = target(e.window) else {
+                    continue;
+                };
+                inputs.write(PointerInput::new(
+                    PointerId::Mouse,
+                    Location {
+                        target,
+                        position: *cursor,
+                    },
+                    PointerAction::Scroll {
+                        x: e.x,
+                        y: e.y,
+                        unit: e.unit,
+                        phase: e.phase,
+                    },
+                ));
+            }
+            _ => {}
+        }
     }
 }
