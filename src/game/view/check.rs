@@ -114,6 +114,12 @@ fn script() -> Vec<Step> {
     s
 }
 
+/// A window event the script sends.
+enum Sent {
+    Move(CursorMoved),
+    Button(ButtonState),
+}
+
 /// Where the script is.
 #[derive(Resource)]
 struct Progress {
@@ -201,15 +207,15 @@ fn run_script(
         cam.world_to_viewport(cam_t, square_center(sq) + Vec3::Y * 0.1)
             .ok()
     };
-    let mut move_to = |p: Vec2, progress: &mut Progress| {
-        let moved = CursorMoved {
+    // What this step sends, written after it as the window system would.
+    let mut sent: Vec<Sent> = Vec::new();
+    let move_to = |p: Vec2, progress: &mut Progress, sent: &mut Vec<Sent>| {
+        sent.push(Sent::Move(CursorMoved {
             window: window_entity,
             position: p,
             delta: Some(p - progress.cursor),
-        };
+        }));
         progress.cursor = p;
-        cursor_w.write(moved.clone());
-        window_w.write(WindowEvent::CursorMoved(moved));
     };
     match step {
         Step::Settle(n) => progress.wait = n,
@@ -217,7 +223,7 @@ fn run_script(
             Some(p) => {
                 // A pixel aside each time, so that pointing again is a move.
                 let p = p + Vec2::new((progress.at % 3) as f32, 0.0);
-                move_to(p, &mut progress);
+                move_to(p, &mut progress, &mut sent);
                 progress.wait = 2;
             }
             None => {
@@ -227,40 +233,26 @@ fn run_script(
         },
         Step::PointAtPanel => {
             let p = Vec2::new(size.x - 150.0, 120.0);
-            move_to(p, &mut progress);
+            move_to(p, &mut progress, &mut sent);
             progress.wait = 2;
         }
         Step::ClickNow(sq) => match on_screen(sq) {
             Some(p) => {
-                move_to(p, &mut progress);
-                for state in [ButtonState::Pressed, ButtonState::Released] {
-                    let input = MouseButtonInput {
-                        button: MouseButton::Left,
-                        state,
-                        window: window_entity,
-                    };
-                    button_w.write(input);
-                    window_w.write(WindowEvent::MouseButtonInput(input));
-                }
+                move_to(p, &mut progress, &mut sent);
+                sent.push(Sent::Button(ButtonState::Pressed));
+                sent.push(Sent::Button(ButtonState::Released));
             }
             None => {
                 fail(exit, format!("{sq} is not on the screen"));
                 progress.done = true;
             }
         },
-        Step::Press | Step::Release => {
-            let state = if matches!(step, Step::Press) {
-                ButtonState::Pressed
-            } else {
-                ButtonState::Released
-            };
-            let input = MouseButtonInput {
-                button: MouseButton::Left,
-                state,
-                window: window_entity,
-            };
-            button_w.write(input);
-            window_w.write(WindowEvent::MouseButtonInput(input));
+        Step::Press => {
+            sent.push(Sent::Button(ButtonState::Pressed));
+            progress.wait = 3;
+        }
+        Step::Release => {
+            sent.push(Sent::Button(ButtonState::Released));
             progress.wait = 3;
         }
         Step::Undo => {
@@ -355,6 +347,23 @@ fn run_script(
             if let Err(what) = ok {
                 fail(exit, format!("step {} ({check:?}): {what}", progress.at));
                 progress.done = true;
+            }
+        }
+    }
+    for event in sent {
+        match event {
+            Sent::Move(moved) => {
+                cursor_w.write(moved.clone());
+                window_w.write(WindowEvent::CursorMoved(moved));
+            }
+            Sent::Button(state) => {
+                let input = MouseButtonInput {
+                    button: MouseButton::Left,
+                    state,
+                    window: window_entity,
+                };
+                button_w.write(input);
+                window_w.write(WindowEvent::MouseButtonInput(input));
             }
         }
     }
