@@ -121,23 +121,12 @@ fn mouse_in_order(
             held.0.push((at.unwrap_or(*cursor), event));
             continue;
         }
-        match &event {
+        let (window, position, action) = match &event {
             WindowEvent::CursorMoved(e) => {
-                let Some(target) = target(e.window) else {
-                    continue;
-                };
-                inputs.write(PointerInput::new(
-                    PointerId::Mouse,
-                    Location {
-                        target,
-                        position: e.position,
-                    },
-                    PointerAction::Move {
-                        delta: e.position - *cursor,
-                    },
-                ));
+                let delta = e.position - *cursor;
                 *cursor = e.position;
                 moved = true;
+                (e.window, e.position, PointerAction::Move { delta })
             }
             WindowEvent::MouseButtonInput(input) => {
                 if moved && at.is_none() {
@@ -145,9 +134,6 @@ fn mouse_in_order(
                     held.0.push((*cursor, event.clone()));
                     continue;
                 }
-                let Some(target) = target(input.window) else {
-                    continue;
-                };
                 let button = match input.button {
                     MouseButton::Left => PointerButton::Primary,
                     MouseButton::Right => PointerButton::Secondary,
@@ -158,34 +144,26 @@ fn mouse_in_order(
                     ButtonState::Pressed => PointerAction::Press(button),
                     ButtonState::Released => PointerAction::Release(button),
                 };
-                inputs.write(PointerInput::new(
-                    PointerId::Mouse,
-                    Location {
-                        target,
-                        position: at.unwrap_or(*cursor),
-                    },
-                    action,
-                ));
+                (input.window, at.unwrap_or(*cursor), action)
             }
-            WindowEvent::MouseWheel(e) => {
-                let Some(target) = target(e.window) else {
-                    continue;
-                };
-                inputs.write(PointerInput::new(
-                    PointerId::Mouse,
-                    Location {
-                        target,
-                        position: *cursor,
-                    },
-                    PointerAction::Scroll {
-                        x: e.x,
-                        y: e.y,
-                        unit: e.unit,
-                        phase: e.phase,
-                    },
-                ));
-            }
-            _ => {}
+            WindowEvent::MouseWheel(e) => (
+                e.window,
+                *cursor,
+                PointerAction::Scroll {
+                    x: e.x,
+                    y: e.y,
+                    unit: e.unit,
+                    phase: e.phase,
+                },
+            ),
+            _ => continue,
+        };
+        if let Some(target) = target(window) {
+            inputs.write(PointerInput::new(
+                PointerId::Mouse,
+                Location { target, position },
+                action,
+            ));
         }
     }
 }
