@@ -127,6 +127,10 @@ pub struct FitOptions {
     pub l2: f64,
     /// Adam's step, in centi-men.
     pub rate: f64,
+    /// Samples a step (0: all of them).
+    pub batch: usize,
+    /// Epochs between reports.
+    pub report: u32,
 }
 
 /// Starting weights: the hand-written evaluation's main terms, no patterns. Russian:
@@ -184,7 +188,10 @@ pub fn loss(w: &[f64], samples: &[Sample], k: f64, lambda: f64) -> f64 {
         / samples.len().max(1) as f64
 }
 
-/// Full-batch Adam from `w`; `report(epoch, train_loss, weights)` every 25 epochs.
+/// Adam from `w`; `report(epoch, train_loss, weights)` every `opts.report` epochs. With
+/// `opts.batch` 0 every step sees all samples (full batch); otherwise each epoch visits
+/// the samples in a new seeded order, `batch` at a time, and the step falls linearly to a
+/// tenth of `rate` over the epochs.
 pub fn fit(
     w: &mut [f64],
     samples: &[Sample],
@@ -192,43 +199,70 @@ pub fn fit(
     opts: &FitOptions,
     report: &mut dyn FnMut(u32, f64, &[f64]),
 ) {
-    let n = samples.len().max(1) as f64;
     let (mut m, mut v) = (vec![0.0f64; LEN], vec![0.0f64; LEN]);
     let mut g = vec![0.0f64; LEN];
     let d0 = WINDOWS * CONFIGS;
+    let n_all = samples.len().max(1) as f64;
     let targets: Vec<f64> = samples.iter().map(|s| target(s, k, opts.lambda)).collect();
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let batch = if opts.batch == 0 {
+        samples.len().max(1)
+    } else {
+        opts.batch
+    };
+    let mut order: Vec<u32> = (0..samples.len() as u32).collect();
+    let mut rng = super::level::Rng::new(0x5EED);
+    let mut step = 0i32;
     for epoch in 1..=opts.epochs {
-        g.fill(0.0);
+        if opts.batch > 0 {
+            // Fisher-Yates with the seeded generator.
+            for i in (1..order.len()).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+        }
+        let rate = if opts.batch > 0 {
+            let done = (epoch - 1) as f64 / opts.epochs.max(1) as f64;
+            opts.rate * (1.0 - 0.9 * done)
+        } else {
+            opts.rate
+        };
         let mut total = 0.0;
-        for (s, &t) in samples.iter().zip(&targets) {
-            let f = &s.features;
-            let p = sigmoid(model(w, f) / k);
-            total += cross_entropy(p, t);
-            let grad = (p - t) / k;
-            let ph = f.phase as f64 / FULL_PHASE as f64;
-            let (go, ge) = (grad * ph, grad * (1.0 - ph));
-            for (j, &c) in f.patterns.iter().enumerate() {
-                let i = j * CONFIGS + c as usize;
-                g[i] += go;
-                g[PHASE_LEN + i] += ge;
+        for chunk in order.chunks(batch) {
+            g.fill(0.0);
+            for &i in chunk {
+                let (s, t) = (&samples[i as usize], targets[i as usize]);
+                let f = &s.features;
+                let p = sigmoid(model(w, f) / k);
+                total += cross_entropy(p, t);
+                let grad = (p - t) / k;
+                let ph = f.phase as f64 / FULL_PHASE as f64;
+                let (go, ge) = (grad * ph, grad * (1.0 - ph));
+                for (j, &c) in f.patterns.iter().enumerate() {
+                    let i = j * CONFIGS + c as usize;
+                    g[i] += go;
+                    g[PHASE_LEN + i] += ge;
+                }
+                for (j, &x) in f.dense.iter().enumerate() {
+                    g[d0 + j] += go * x as f64;
+                    g[PHASE_LEN + d0 + j] += ge * x as f64;
+                }
             }
-            for (j, &x) in f.dense.iter().enumerate() {
-                g[d0 + j] += go * x as f64;
-                g[PHASE_LEN + d0 + j] += ge * x as f64;
+            step += 1;
+            let n = chunk.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            for i in 0..LEN {
+                let dense = i % PHASE_LEN >= d0;
+                // The penalty is per sample of the whole set, as in the full-batch fit.
+                let reg = if dense { 0.0 } else { opts.l2 * w[i] / n_all };
+                let gi = g[i] / n + reg;
+                m[i] = b1 * m[i] + (1.0 - b1) * gi;
+                v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+                w[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
             }
         }
-        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
-        for i in 0..LEN {
-            let dense = i % PHASE_LEN >= d0;
-            let reg = if dense { 0.0 } else { opts.l2 * w[i] };
-            let gi = g[i] / n + reg / n;
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            w[i] -= opts.rate * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
-        }
-        if epoch % 25 == 0 || epoch == opts.epochs {
-            report(epoch, total / n, w);
+        if epoch % opts.report.max(1) == 0 || epoch == opts.epochs {
+            report(epoch, total / n_all, w);
         }
     }
 }
@@ -326,8 +360,26 @@ mod tests {
             lambda: 1.0,
             l2: 1.0,
             rate: 1.0,
+            batch: 0,
+            report: 25,
         };
-        fit(&mut w, &samples, k, &opts, &mut |_, _, _| {});
+        let mut full = w.clone();
+        fit(&mut full, &samples, k, &opts, &mut |_, _, _| {});
+        assert!(loss(&full, &samples, k, 1.0) < before);
+        // In small shuffled batches, with a report after every epoch.
+        let opts = FitOptions {
+            batch: 3,
+            report: 1,
+            epochs: 10,
+            ..opts
+        };
+        let mut reports = 0;
+        fit(&mut w, &samples, k, &opts, &mut |_, _, _| reports += 1);
+        assert_eq!(reports, 10);
         assert!(loss(&w, &samples, k, 1.0) < before);
+        assert!(
+            w[WINDOWS * CONFIGS + 1] > 0.0,
+            "a man of ours stays worth something"
+        );
     }
 }

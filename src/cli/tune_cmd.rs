@@ -27,6 +27,9 @@ pub struct TuneOptions {
     /// Adam's step in centi-men.
     #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
+    /// Positions a step; 0 fits with the whole set at every step.
+    #[arg(long, default_value_t = 0)]
+    pub batch: usize,
     /// Write the starting weights (material and mobility only) without fitting.
     #[arg(long)]
     pub init: bool,
@@ -71,6 +74,8 @@ pub fn run(opts: TuneOptions) -> Result<(), String> {
             lambda: opts.lambda,
             l2: opts.l2,
             rate: opts.rate,
+            batch: opts.batch,
+            report: if opts.batch > 0 { 1 } else { 25 },
         };
         eprintln!(
             "tune: held-out loss before {:.5}",
