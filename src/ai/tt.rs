@@ -66,8 +66,14 @@ const NO_MOVE: u16 = u16::MAX;
 
 /// The table, shared by the threads of a search (lock-free: each slot is two atomic
 /// words, see [`Slot`]).
+/// The slots that a key may use, on one cache line of their own (a bucket across two
+/// lines would cost two memory reads a probe).
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; BUCKET]);
+
 pub(crate) struct Tt {
-    slots: Box<[Slot]>,
+    buckets: Box<[Bucket]>,
     mask: usize,
     age: AtomicU8,
 }
@@ -79,7 +85,7 @@ impl Tt {
     pub fn new(log2: u32) -> Tt {
         let n = 1usize << log2.max(2);
         Tt {
-            slots: (0..n).map(|_| Slot::default()).collect(),
+            buckets: (0..n / BUCKET).map(|_| Bucket::default()).collect(),
             mask: (n - 1) & !(BUCKET - 1),
             age: AtomicU8::new(0),
         }
@@ -87,11 +93,16 @@ impl Tt {
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.buckets.len() * BUCKET
+    }
+
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &Slot {
+        &self.buckets[i / BUCKET].0[i % BUCKET]
     }
 
     pub fn clear(&self) {
-        for s in self.slots.iter() {
+        for s in self.buckets.iter().flat_map(|b| b.0.iter()) {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -115,7 +126,7 @@ impl Tt {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = self.slots[self.bucket(key)..].as_ptr() as *const i8;
+            let p = &self.buckets[self.bucket(key) / BUCKET] as *const Bucket as *const i8;
             // SAFETY: a prefetch is only a hint and never faults; the pointer is in the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
         }
@@ -125,7 +136,7 @@ impl Tt {
 
     #[inline(always)]
     fn read(&self, i: usize, key: u64) -> Option<Entry> {
-        let s = &self.slots[i];
+        let s = self.slot(i);
         let data = s.data.load(Ordering::Relaxed);
         let check = s.check.load(Ordering::Relaxed);
         (check ^ data == key && data != 0).then(|| Entry::unpack(data))
@@ -159,7 +170,7 @@ impl Tt {
                 same = Some((j, e));
                 break;
             }
-            let data = self.slots[j].data.load(Ordering::Relaxed);
+            let data = self.slot(j).data.load(Ordering::Relaxed);
             let e = Entry::unpack(data);
             let value = if data == 0 || e.bound == 0 {
                 i32::MIN
@@ -190,8 +201,48 @@ impl Tt {
             age,
         };
         let data = e.pack();
-        let s = &self.slots[slot];
+        let s = self.slot(slot);
         s.data.store(data, Ordering::Relaxed);
         s.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bucket_sits_on_one_cache_line() {
+        let tt = Tt::new(10);
+        assert_eq!(tt.len(), 1 << 10);
+        for b in tt.buckets.iter() {
+            assert_eq!(b as *const Bucket as usize % 64, 0);
+        }
+    }
+
+    #[test]
+    fn a_stored_entry_is_found_and_the_deeper_one_kept_in_a_full_bucket() {
+        let tt = Tt::new(4);
+        // Keys of one bucket: the low bits pick the bucket.
+        let keys: Vec<u64> = (1..=5).map(|i| (i << 32) | 4).collect();
+        for (d, &k) in keys.iter().enumerate() {
+            tt.store(
+                k,
+                10 * d as i32,
+                10 - d as i32,
+                Bound::Exact,
+                Some(d as u16),
+            );
+        }
+        // Five keys for four slots: the shallowest of the first four made room.
+        let found: Vec<bool> = keys.iter().map(|&k| tt.probe(k).is_some()).collect();
+        assert_eq!(found, [true, true, true, false, true]);
+        let h = tt.probe(keys[0]).unwrap();
+        assert_eq!(
+            (h.score, h.depth, h.bound, h.mv),
+            (0, 10, Bound::Exact, Some(0))
+        );
+        tt.clear();
+        assert!(tt.probe(keys[0]).is_none());
     }
 }
