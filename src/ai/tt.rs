@@ -64,14 +64,14 @@ pub(crate) struct Hit {
 
 const NO_MOVE: u16 = u16::MAX;
 
-/// The table, shared by the threads of a search (lock-free: each slot is two atomic
-/// words, see [`Slot`]).
 /// The slots that a key may use, on one cache line of their own (a bucket across two
 /// lines would cost two memory reads a probe).
 #[repr(align(64))]
 #[derive(Default)]
 struct Bucket([Slot; BUCKET]);
 
+/// The table, shared by the threads of a search (lock-free: each slot is two atomic
+/// words, see [`Slot`]).
 pub(crate) struct Tt {
     buckets: Box<[Bucket]>,
     mask: usize,
