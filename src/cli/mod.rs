@@ -3,13 +3,14 @@
 mod ai_cmd;
 mod annotate_cmd;
 mod game_cmd;
+mod match_cmd;
 mod pdn_cmd;
 mod puzzles_cmd;
 mod selfplay_cmd;
 mod tune_cmd;
 
-pub use ai_cmd::{MatchOptions, play_match_game};
 pub use annotate_cmd::annotated_pdn;
+pub use match_cmd::{MatchOptions, play_match_game};
 
 use crate::rules::{Position, Variant};
 use clap::{Parser, Subcommand};
@@ -63,7 +64,7 @@ pub enum Command {
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
     /// Play AI-against-AI games and report the score.
-    Match(ai_cmd::MatchOptions),
+    Match(match_cmd::MatchOptions),
     /// Play the engine against itself and write training positions.
     Selfplay(selfplay_cmd::SelfplayOptions),
     /// Fit the learned evaluation to training positions and write its weights file.
@@ -186,7 +187,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
         Command::Annotate(opts) => annotate_cmd::run(opts),
         Command::Puzzles(opts) => puzzles_cmd::run(opts),
         Command::Engine => ai_cmd::engine(),
-        Command::Match(opts) => ai_cmd::run_match(opts),
+        Command::Match(opts) => match_cmd::run_match(opts),
         Command::Bench { depth } => ai_cmd::bench(depth),
         Command::Selfplay(opts) => selfplay_cmd::run(opts),
         Command::Tune(opts) => tune_cmd::run(opts),

@@ -1,7 +1,7 @@
 //! `shashki selfplay`: games of the engine against itself, written as training positions
 //! for `shashki tune` (the line format is described in `src/ai/train.rs`).
 
-use super::ai_cmd::opening;
+use super::match_cmd::opening;
 use crate::ai::train::data_line;
 use crate::ai::{Ai, Limits, Weights};
 use crate::rules::{Color, Variant};
@@ -73,7 +73,7 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
                         return Ok(());
                     }
                     let seed = opts.seed.wrapping_mul(1_000_003).wrapping_add(i);
-                    let mut game = opening(opts.variant, opts.openings, seed);
+                    let mut game = opening(opts.variant, opts.openings, seed, None);
                     ai.clear();
                     let mut lines = Vec::new();
                     let limits = Limits {
