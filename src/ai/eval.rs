@@ -78,6 +78,8 @@ pub struct Weights {
     /// The hand-written evaluation of this module instead of the learned one
     /// (`pattern.rs`); the weights above apply only to it.
     pub classic: bool,
+    /// Add the network ([`super::net`]) to the learned evaluation where the variant has one.
+    pub net: bool,
 }
 
 impl Default for Weights {
@@ -111,6 +113,7 @@ impl Default for Weights {
             offer: 0,
             simple: false,
             classic: false,
+            net: true,
         }
     }
 }
@@ -118,14 +121,14 @@ impl Default for Weights {
 impl Weights {
     /// Sets a weight from `name=value` (the names of the fields).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if name == "simple" || name == "classic" {
+        if name == "simple" || name == "classic" || name == "net" {
             let v = value
                 .parse()
                 .map_err(|_| format!("{name}={value}: expected true or false"))?;
-            if name == "simple" {
-                self.simple = v;
-            } else {
-                self.classic = v;
+            match name {
+                "simple" => self.simple = v,
+                "classic" => self.classic = v,
+                _ => self.net = v,
             }
             return Ok(());
         }
@@ -249,17 +252,19 @@ pub(crate) fn evaluate(pos: &Position, variant: Variant, kind: EvalKind, w: &Wei
     let us = pos.side_to_move();
     let own_moves = quiet_moves(pos, us);
     if !w.classic && !w.simple {
-        let table = pattern::embedded(if giveaway {
+        let table_variant = if giveaway {
             Variant::Giveaway
         } else {
             Variant::Russian
-        });
-        let score = table.score(&pattern::features(pos, own_moves));
-        let score = if giveaway {
-            score
-        } else {
-            scale_drawish(pos, score)
         };
+        let table = pattern::embedded(table_variant);
+        let mut score = table.score(&pattern::features(pos, own_moves));
+        if w.net {
+            score += super::net::embedded(table_variant).score(pos);
+        }
+        if !giveaway {
+            score = scale_drawish(pos, score);
+        }
         return Static { score, own_moves };
     }
     let score = if giveaway {

@@ -9,6 +9,7 @@
 pub mod analysis;
 mod eval;
 mod level;
+pub mod net;
 pub mod pattern;
 pub mod protocol;
 pub mod puzzle;

@@ -49,6 +49,11 @@ pub fn data_line(game: u64, pos: &Position, result_white: u8, score: i32) -> Str
 
 /// Reads one line of a training file.
 pub fn parse_line(line: &str) -> Result<Sample, String> {
+    parse_line_with_position(line).map(|(s, _)| s)
+}
+
+/// Reads one line of a training file, with its position.
+pub fn parse_line_with_position(line: &str) -> Result<(Sample, Position), String> {
     let f: Vec<&str> = line.split_whitespace().collect();
     if f.len() != 7 {
         return Err(format!("expected 7 fields, found {}", f.len()));
@@ -74,12 +79,13 @@ pub fn parse_line(line: &str) -> Result<Sample, String> {
         .parse()
         .map_err(|_| format!("game '{}' is not a number", f[0]))?;
     let r = result_white as f32 / 2.0;
-    Ok(Sample {
+    let sample = Sample {
         features: features(&pos, quiet_moves(&pos, side)),
         result: if side == Color::White { r } else { 1.0 - r },
         score,
         game,
-    })
+    };
+    Ok((sample, pos))
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -175,7 +181,7 @@ fn model(w: &[f64], f: &Features) -> f64 {
     o * ph + e * (1.0 - ph)
 }
 
-fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+pub fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
     lambda * s.result as f64 + (1.0 - lambda) * sigmoid(s.score.clamp(-3000, 3000) as f64 / k)
 }
 

@@ -33,6 +33,93 @@ pub struct TuneOptions {
     /// Write the starting weights (material and mobility only) without fitting.
     #[arg(long)]
     pub init: bool,
+    /// Fit the network that adds to the embedded pattern weights (`src/ai/net.rs`) and
+    /// write a network file instead of a weights file (`--epochs`, `--batch`, `--rate`
+    /// and `--lambda` apply; the rate is in network units, e.g. 0.002).
+    #[arg(long)]
+    pub net: bool,
+}
+
+/// Fits the network over the embedded pattern weights.
+fn run_net(opts: &TuneOptions) -> Result<(), String> {
+    use crate::ai::net::{self, FloatNet, Net, NetSample};
+    if opts.data.is_empty() {
+        return Err("give --data FILE".into());
+    }
+    let start = Instant::now();
+    let table = crate::ai::pattern::embedded(opts.variant);
+    let mut samples = Vec::new();
+    let mut valid = Vec::new();
+    let mut raw = Vec::new();
+    for path in &opts.data {
+        let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+        for (n, line) in BufReader::new(f).lines().enumerate() {
+            let line = line.map_err(|e| format!("{path}: {e}"))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (s, pos) = train::parse_line_with_position(&line)
+                .map_err(|e| format!("{path}, line {}: {e}", n + 1))?;
+            raw.push((s, net::active_inputs(&pos), table.score(&s.features) as f32));
+        }
+    }
+    let plain: Vec<Sample> = raw.iter().map(|r| r.0).collect();
+    let k_search = train::fit_scale(&plain);
+    // The scale at which the pattern scores themselves predict the results best.
+    let as_base: Vec<Sample> = raw
+        .iter()
+        .map(|(s, _, b)| Sample {
+            score: *b as i32,
+            ..*s
+        })
+        .collect();
+    let k = train::fit_scale(&as_base) as f32;
+    drop((plain, as_base));
+    for (s, active, base) in raw {
+        let t = NetSample {
+            active,
+            base,
+            target: train::target(&s, k_search, opts.lambda) as f32,
+        };
+        if s.game % 20 == 7 {
+            valid.push(t);
+        } else {
+            samples.push(t);
+        }
+    }
+    eprintln!(
+        "tune: {} training positions, {} held out, read in {:.1} s; K = {k:.1} (search {k_search:.1})",
+        samples.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut fnet = FloatNet::new(0x5EED);
+    fnet.w2.iter_mut().for_each(|w| *w = 0.0);
+    eprintln!(
+        "tune: held-out loss of the patterns alone {:.5}",
+        net::loss(&fnet, &valid, k)
+    );
+    let mut fnet = FloatNet::new(0x5EED);
+    let batch = if opts.batch == 0 { 4096 } else { opts.batch };
+    net::fit(
+        &mut fnet,
+        &samples,
+        k,
+        opts.epochs,
+        batch,
+        opts.rate as f32,
+        &mut |epoch, l, now| {
+            eprintln!(
+                "tune: epoch {epoch} training loss {l:.5} held out {:.5} ({:.0} s)",
+                net::loss(now, &valid, k),
+                start.elapsed().as_secs_f64()
+            )
+        },
+    );
+    let bytes = Net::quantize(&fnet).to_bytes(opts.variant);
+    std::fs::write(&opts.out, bytes).map_err(|e| format!("cannot write {}: {e}", opts.out))?;
+    println!("tune: wrote {}", opts.out);
+    Ok(())
 }
 
 fn read(paths: &[String]) -> Result<Vec<Sample>, String> {
@@ -51,6 +138,9 @@ fn read(paths: &[String]) -> Result<Vec<Sample>, String> {
 }
 
 pub fn run(opts: TuneOptions) -> Result<(), String> {
+    if opts.net {
+        return run_net(&opts);
+    }
     let mut w = train::initial_weights(opts.variant);
     if !opts.init {
         if opts.data.is_empty() {
