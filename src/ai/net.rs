@@ -17,6 +17,8 @@
 //! 64 checksum of everything before it (u64). A file that does not match is refused with
 //! the reason.
 
+use super::pattern::{fnv1a, turn, variant_code};
+use super::train::cross_entropy;
 use crate::rules::bitboard::Bits;
 use crate::rules::{Color, Position, Variant};
 use std::sync::OnceLock;
@@ -33,10 +35,6 @@ pub const Q2: i32 = 16;
 pub const FORMAT: u32 = 1;
 /// Largest stored first-layer weight: 24 of them never overflow an i16 sum.
 const W1_MAX: i32 = i16::MAX as i32 / 25;
-
-const fn turn(b: u64) -> u64 {
-    b.reverse_bits() >> 28
-}
 
 /// The active inputs of a position, from the side to move's view.
 pub fn inputs(pos: &Position) -> impl Iterator<Item = usize> {
@@ -343,11 +341,6 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn cross_entropy(p: f64, t: f64) -> f64 {
-    let p = p.clamp(1e-9, 1.0 - 1e-9);
-    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-}
-
 /// Mini-batch Adam over `samples` in a seeded order each epoch, the step falling linearly
 /// to a tenth of `rate`; `report(epoch, training loss, net)` after each epoch.
 pub fn fit(
@@ -396,22 +389,6 @@ pub fn fit(
         }
         report(epoch, total / samples.len().max(1) as f64, net);
     }
-}
-
-fn variant_code(v: Variant) -> u32 {
-    match v {
-        Variant::Russian => 0,
-        Variant::Giveaway => 1,
-    }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 static RUSSIAN_FILE: &[u8] = include_bytes!("../../assets/eval/russian.net");

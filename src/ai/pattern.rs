@@ -410,14 +410,14 @@ impl PatternWeights {
     }
 }
 
-fn variant_code(v: Variant) -> u32 {
+pub(crate) fn variant_code(v: Variant) -> u32 {
     match v {
         Variant::Russian => 0,
         Variant::Giveaway => 1,
     }
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         h ^= b as u64;

@@ -92,7 +92,7 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn cross_entropy(p: f64, t: f64) -> f64 {
+pub(crate) fn cross_entropy(p: f64, t: f64) -> f64 {
     let p = p.clamp(1e-9, 1.0 - 1e-9);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
