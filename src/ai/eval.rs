@@ -78,7 +78,7 @@ pub struct Weights {
     /// The hand-written evaluation of this module instead of the learned one
     /// (`pattern.rs`); the weights above apply only to it.
     pub classic: bool,
-    /// Add the network ([`super::net`]) to the learned evaluation where the variant has one.
+    /// Add the variant's network ([`super::net`]) to the learned evaluation.
     pub net: bool,
 }
 

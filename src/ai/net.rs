@@ -36,15 +36,22 @@ pub const FORMAT: u32 = 1;
 /// Largest stored first-layer weight: 24 of them never overflow an i16 sum.
 const W1_MAX: i32 = i16::MAX as i32 / 25;
 
-/// The active inputs of a position, from the side to move's view.
-pub fn inputs(pos: &Position) -> impl Iterator<Item = usize> {
+/// Our men, our kings, their men, their kings, from the side to move's view.
+#[inline(always)]
+fn planes(pos: &Position) -> [u64; 4] {
     let us = pos.side_to_move();
     let them = us.opposite();
-    let mut planes = [pos.men(us), pos.kings(us), pos.men(them), pos.kings(them)];
+    let planes = [pos.men(us), pos.kings(us), pos.men(them), pos.kings(them)];
     if us == Color::Black {
-        planes = planes.map(turn);
+        planes.map(turn)
+    } else {
+        planes
     }
-    planes
+}
+
+/// The active inputs of a position, from the side to move's view.
+pub fn inputs(pos: &Position) -> impl Iterator<Item = usize> {
+    planes(pos)
         .into_iter()
         .enumerate()
         .flat_map(|(k, b)| Bits(b).map(move |bit| k * 36 + bit as usize))
@@ -65,14 +72,8 @@ impl Net {
     /// The network's term for `pos`, in centi-men from the side to move's view.
     #[inline]
     pub fn score(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let them = us.opposite();
-        let mut planes = [pos.men(us), pos.kings(us), pos.men(them), pos.kings(them)];
-        if us == Color::Black {
-            planes = planes.map(turn);
-        }
         let mut acc = self.b1;
-        for (rows, mut b) in self.w1.iter().zip(planes) {
+        for (rows, mut b) in self.w1.iter().zip(planes(pos)) {
             while b != 0 {
                 let row = &rows[(b.trailing_zeros() & 63) as usize];
                 b &= b - 1;
