@@ -70,7 +70,9 @@ const TT_LOG2: u32 = 20;
 /// With more than one thread ([`Ai::set_threads`]) the search is a lazy SMP: helper
 /// threads run the same iterative deepening on the shared table (every other helper one
 /// ply deeper); the answer is the main thread's result, or a helper's when it completed a
-/// deeper iteration. With one thread (the default)
+/// deeper iteration. A thread that reaches a move whose position another thread is
+/// searching defers it behind the node's other moves (as in ABDADA), so that the threads
+/// spread over the tree instead of searching the same nodes. With one thread (the default)
 /// a search limited by depth or nodes is deterministic.
 pub struct Ai {
     searcher: Searcher,
@@ -212,6 +214,7 @@ impl Ai {
             soft_deadline: limits.time.map(|t| start + t),
             spread,
             helper: 0,
+            parallel: !self.helpers.is_empty(),
         }
     }
 

@@ -69,7 +69,13 @@ pub(crate) struct Params<'a> {
     /// 0 for the main thread; a helper thread of a parallel search counts from 1 (odd
     /// helpers search one ply deeper than the main thread's iteration).
     pub helper: usize,
+    /// More than one thread searches: moves another thread is searching are deferred.
+    pub parallel: bool,
 }
+
+/// Least remaining depth at which a parallel search defers a move that another thread
+/// is searching.
+const DEFER_DEPTH: i32 = 3;
 
 /// The result of iterative deepening.
 pub(crate) struct Outcome {
@@ -485,21 +491,41 @@ impl Run<'_> {
         let mut best = -INF;
         let mut best_id = None;
         let killers = self.s.killers[ply];
+        let defer = self.p.parallel && depth >= DEFER_DEPTH;
+        let mut deferred = ArrayVec::<u8, MAX_MOVES>::new();
+        let (mut next, mut next_deferred) = (0, 0);
+        // `i` counts the moves searched so far (the late-move reduction depends on it).
         for i in 0..order.len() {
-            // Selection sort: most cut-offs come from the first few moves.
-            let mut top = i;
-            for j in i + 1..order.len() {
-                if order[j].0 > order[top].0 {
-                    top = j;
+            let index = loop {
+                if next < order.len() {
+                    // Selection sort: most cut-offs come from the first few moves.
+                    let mut top = next;
+                    for j in next + 1..order.len() {
+                        if order[j].0 > order[top].0 {
+                            top = j;
+                        }
+                    }
+                    order.swap(next, top);
+                    let index = order[next].1;
+                    next += 1;
+                    if defer && i > 0 && next < order.len() {
+                        let ck = zobrist::update(key, pos, &pos.play_key(&moves[index as usize]));
+                        if self.s.tt.is_busy(ck) {
+                            deferred.push(index);
+                            continue;
+                        }
+                    }
+                    break index as usize;
                 }
-            }
-            order.swap(i, top);
-            let index = order[i].1 as usize;
+                next_deferred += 1;
+                break deferred[next_deferred - 1] as usize;
+            };
             let mv = &moves[index];
             let child = pos.play_key(mv);
             let ck = zobrist::update(key, pos, &child);
             self.s.tt.prefetch(ck);
             self.push(pos, mv, ck);
+            let entered = defer && self.s.tt.enter(ck);
             let s = if i == 0 {
                 -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -518,6 +544,9 @@ impl Run<'_> {
                 }
                 s
             };
+            if entered {
+                self.s.tt.leave(ck);
+            }
             self.pop();
             if self.aborted {
                 return 0;

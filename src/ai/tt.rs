@@ -76,7 +76,12 @@ pub(crate) struct Tt {
     buckets: Box<[Bucket]>,
     mask: usize,
     age: AtomicU8,
+    /// Keys of the positions some thread is searching now (see [`Tt::enter`]).
+    busy: Box<[AtomicU64]>,
 }
+
+/// Entries of the table of positions being searched.
+const BUSY: usize = 1 << 14;
 
 const BUCKET: usize = 4;
 
@@ -88,7 +93,38 @@ impl Tt {
             buckets: (0..n / BUCKET).map(|_| Bucket::default()).collect(),
             mask: (n - 1) & !(BUCKET - 1),
             age: AtomicU8::new(0),
+            busy: (0..BUSY).map(|_| AtomicU64::new(0)).collect(),
         }
+    }
+
+    /// Whether another thread of the search is searching the position `key` now: a
+    /// parallel search then looks at the position's siblings first and comes back to it
+    /// later, when the other thread's result is likely in the table (as in ABDADA).
+    #[inline(always)]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.busy[key as usize % BUSY].load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched; returns whether this call marked it (and so must
+    /// [`Tt::leave`] it).
+    #[inline(always)]
+    pub fn enter(&self, key: u64) -> bool {
+        let slot = &self.busy[key as usize % BUSY];
+        slot.load(Ordering::Relaxed) != key && {
+            slot.store(key, Ordering::Relaxed);
+            true
+        }
+    }
+
+    /// Ends the mark of [`Tt::enter`] (unless another position has taken the entry).
+    #[inline(always)]
+    pub fn leave(&self, key: u64) {
+        let _ = self.busy[key as usize % BUSY].compare_exchange(
+            key,
+            0,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
     }
 
     /// Number of entries.
@@ -244,5 +280,22 @@ mod tests {
         );
         tt.clear();
         assert!(tt.probe(keys[0]).is_none());
+    }
+
+    #[test]
+    fn a_position_is_busy_from_enter_to_leave_and_a_second_enter_does_not_own_it() {
+        let tt = Tt::new(4);
+        let (a, b) = (0x1234_5678_9abc_def1, 0x1234_5678_9abc_def1 + BUSY as u64);
+        assert!(!tt.is_busy(a));
+        assert!(tt.enter(a));
+        assert!(tt.is_busy(a));
+        // Another thread arriving at the same position does not take over the mark.
+        assert!(!tt.enter(a));
+        // A position sharing the entry replaces the mark; leaving `a` then keeps it.
+        assert!(tt.enter(b));
+        tt.leave(a);
+        assert!(tt.is_busy(b) && !tt.is_busy(a));
+        tt.leave(b);
+        assert!(!tt.is_busy(b));
     }
 }

@@ -281,11 +281,12 @@ fn bench_positions() -> Vec<Game> {
     games
 }
 
-pub fn bench(depth: Option<u32>) -> Result<(), String> {
+pub fn bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
     let depth = depth.unwrap_or(13);
     let handle = spawn_search(move || {
         let stop = AtomicBool::new(false);
         let mut ai = Ai::new();
+        ai.set_threads(threads);
         let mut nodes = 0u64;
         let start = Instant::now();
         for game in bench_positions() {

@@ -73,6 +73,9 @@ pub enum Command {
     Bench {
         #[arg(long)]
         depth: Option<u32>,
+        /// Search threads (the time to reach the depth measures a parallel search).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Open the window and let the computer play both sides.
     Demo {
@@ -188,7 +191,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
         Command::Puzzles(opts) => puzzles_cmd::run(opts),
         Command::Engine => ai_cmd::engine(),
         Command::Match(opts) => match_cmd::run_match(opts),
-        Command::Bench { depth } => ai_cmd::bench(depth),
+        Command::Bench { depth, threads } => ai_cmd::bench(depth, threads),
         Command::Selfplay(opts) => selfplay_cmd::run(opts),
         Command::Tune(opts) => tune_cmd::run(opts),
         Command::Demo {
