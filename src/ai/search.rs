@@ -496,7 +496,8 @@ impl Run<'_> {
         let (mut next, mut next_deferred) = (0, 0);
         // `i` counts the moves searched so far (the late-move reduction depends on it).
         for i in 0..order.len() {
-            let index = loop {
+            // The move, with its child position and key when the deferral made them.
+            let (index, made) = loop {
                 if next < order.len() {
                     // Selection sort: most cut-offs come from the first few moves.
                     let mut top = next;
@@ -509,20 +510,24 @@ impl Run<'_> {
                     let index = order[next].1;
                     next += 1;
                     if defer && i > 0 && next < order.len() {
-                        let ck = zobrist::update(key, pos, &pos.play_key(&moves[index as usize]));
+                        let child = pos.play_key(&moves[index as usize]);
+                        let ck = zobrist::update(key, pos, &child);
                         if self.s.tt.is_busy(ck) {
                             deferred.push(index);
                             continue;
                         }
+                        break (index as usize, Some((child, ck)));
                     }
-                    break index as usize;
+                    break (index as usize, None);
                 }
                 next_deferred += 1;
-                break deferred[next_deferred - 1] as usize;
+                break (deferred[next_deferred - 1] as usize, None);
             };
             let mv = &moves[index];
-            let child = pos.play_key(mv);
-            let ck = zobrist::update(key, pos, &child);
+            let (child, ck) = made.unwrap_or_else(|| {
+                let child = pos.play_key(mv);
+                (child, zobrist::update(key, pos, &child))
+            });
             self.s.tt.prefetch(ck);
             self.push(pos, mv, ck);
             let entered = defer && self.s.tt.enter(ck);
