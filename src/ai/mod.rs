@@ -14,6 +14,7 @@ pub mod pattern;
 pub mod protocol;
 pub mod puzzle;
 mod search;
+pub mod tablebase;
 pub mod train;
 mod tt;
 mod zobrist;
@@ -22,10 +23,12 @@ pub use eval::{EvalKind, Weights};
 pub use level::Level;
 pub use search::WIN;
 
-use crate::rules::{Color, DrawRule, Game, Move};
+use crate::rules::{Color, DrawRule, Game, Move, Variant};
 use search::{History, Params, Searcher};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use tablebase::Tablebase;
 
 /// How long a search may run. Unset fields do not limit; with none set the search
 /// stops at depth 64 (effectively: until stopped).
@@ -79,6 +82,17 @@ pub struct Ai {
     helpers: Vec<Searcher>,
     eval: EvalKind,
     weights: Weights,
+    tablebases: TablebaseSource,
+}
+
+/// Which endgame tables a search probes.
+#[derive(Clone)]
+pub enum TablebaseSource {
+    /// Those installed for the whole process ([`tablebase::installed`]), the default.
+    Installed,
+    Off,
+    /// These, for games of their variant.
+    Own(Arc<Tablebase>),
 }
 
 /// Stack size of helper search threads: each ply keeps a move list on the stack.
@@ -102,6 +116,30 @@ impl Ai {
             helpers: Vec::new(),
             eval: EvalKind::Auto,
             weights: Weights::default(),
+            tablebases: TablebaseSource::Installed,
+        }
+    }
+
+    /// Which endgame tables the search probes (those installed for the process by default).
+    pub fn set_tablebases(&mut self, source: TablebaseSource) {
+        self.tablebases = source;
+    }
+
+    /// Switches the endgame tables installed for the process on or off.
+    pub fn set_use_tablebases(&mut self, on: bool) {
+        self.tablebases = if on {
+            TablebaseSource::Installed
+        } else {
+            TablebaseSource::Off
+        };
+    }
+
+    /// The tables a search of this variant probes.
+    pub fn tablebase(&self, variant: Variant) -> Option<Arc<Tablebase>> {
+        match &self.tablebases {
+            TablebaseSource::Installed => tablebase::installed(variant),
+            TablebaseSource::Off => None,
+            TablebaseSource::Own(t) => (t.variant() == variant).then(|| Arc::clone(t)),
         }
     }
 
@@ -111,7 +149,7 @@ impl Ai {
         self.helpers.truncate(n - 1);
         while self.helpers.len() < n - 1 {
             self.helpers
-                .push(Searcher::with_tt(std::sync::Arc::clone(self.searcher.tt())));
+                .push(Searcher::with_tt(Arc::clone(self.searcher.tt())));
         }
     }
 
@@ -164,7 +202,8 @@ impl Ai {
         on_info: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let weights = self.weights.clone();
-        let params = self.params(game, limits, &weights, 0, 0);
+        let tb = self.tablebase(game.variant());
+        let params = self.params(game, limits, &weights, tb.as_deref(), 0, 0);
         self.run(game, &params, stop, on_info).0
     }
 
@@ -179,7 +218,8 @@ impl Ai {
         spread: i32,
     ) -> (SearchResult, Vec<RootScore>) {
         let weights = self.weights.clone();
-        let params = self.params(game, limits, &weights, 0, spread.max(0));
+        let tb = self.tablebase(game.variant());
+        let params = self.params(game, limits, &weights, tb.as_deref(), 0, spread.max(0));
         let (result, root) = self.run(game, &params, stop, &mut |_| {});
         let scores = root
             .iter()
@@ -197,6 +237,7 @@ impl Ai {
         game: &Game,
         limits: &Limits,
         weights: &'a Weights,
+        tablebase: Option<&'a Tablebase>,
         min_depth: u32,
         spread: i32,
     ) -> Params<'a> {
@@ -215,6 +256,7 @@ impl Ai {
             spread,
             helper: 0,
             parallel: !self.helpers.is_empty(),
+            tablebase: tablebase.filter(|t| t.variant() == game.variant()),
         }
     }
 
@@ -287,7 +329,15 @@ impl Ai {
         let mut weights = self.weights.clone();
         weights.simple |= style.simple_eval;
         let limits = level.limits();
-        let params = self.params(game, &limits, &weights, style.min_depth, style.margin);
+        let tb = self.tablebase(game.variant());
+        let params = self.params(
+            game,
+            &limits,
+            &weights,
+            tb.as_deref(),
+            style.min_depth,
+            style.margin,
+        );
         let (result, root) = self.run(game, &params, stop, &mut |_| {});
         if style.margin == 0 || root.len() < 2 {
             return result.best;
@@ -354,6 +404,7 @@ fn game_history(game: &Game) -> History {
     let mut h = History {
         kings_only_in: u32::MAX,
         balance_in: u32::MAX,
+        lone_on_diagonal: game.counters().lone_king_on_long_diagonal,
         ..History::default()
     };
     let mut prev = None;

@@ -4,6 +4,7 @@
 //! whole forced sequence is the quiescence search).
 
 use super::eval::{self, EvalKind, Weights};
+use super::tablebase::{self, Tablebase, Wdl};
 use super::tt::{Bound, Tt};
 use super::zobrist;
 use crate::rules::movegen::{KeyList, MAX_MOVES, MoveKey};
@@ -49,6 +50,8 @@ pub(crate) struct History {
     pub kings_only_in: u32,
     /// Plies from the root to a draw by a balance rule (7.2.4, 7.2.6-7.2.8) if nothing is taken.
     pub balance_in: u32,
+    /// The root's 7.2.7 flag: the lone king stood on the long diagonal when the balance arose.
+    pub lone_on_diagonal: bool,
 }
 
 /// What one search may do.
@@ -71,7 +74,13 @@ pub(crate) struct Params<'a> {
     pub helper: usize,
     /// More than one thread searches: moves another thread is searching are deferred.
     pub parallel: bool,
+    /// Endgame tables probed inside the tree.
+    pub tablebase: Option<&'a Tablebase>,
 }
+
+/// Score of a position the tables call won, before the plies to it are taken off: below
+/// every win the search itself proves, above every evaluation.
+pub const TB_WIN: i32 = WIN_BOUND - 200;
 
 /// Least remaining depth at which a parallel search defers a move that another thread
 /// is searching.
@@ -155,6 +164,17 @@ impl Searcher {
             kings_only_in: history.kings_only_in,
             balance_in: history.balance_in,
             pv: vec![ArrayVec::new(); MAX_PLY + 1],
+            budgets: vec![Budget {
+                kings_only: history.kings_only_in,
+                balance: history.balance_in,
+                diagonal: history.lone_on_diagonal,
+            }],
+            tb_pieces: params
+                .tablebase
+                .map(|t| t.max_pieces())
+                .filter(|&n| n >= 2)
+                .unwrap_or(0),
+            tb_hits: 0,
         };
         run.root_len = run.keys.len();
         run.since_capture = vec![0; run.keys.len()];
@@ -180,6 +200,19 @@ struct Run<'a> {
     kings_only_in: u32,
     balance_in: u32,
     pv: Vec<ArrayVec<MoveKey, MAX_PLY>>,
+    /// The draw rules' plies left at each node of the path from the root (for the tables).
+    budgets: Vec<Budget>,
+    /// Positions with at most this many pieces are probed in the tables (0: none).
+    tb_pieces: u32,
+    tb_hits: u64,
+}
+
+/// Plies left before 7.2.5 and before a balance rule draw, and the 7.2.7 flag.
+#[derive(Clone, Copy)]
+struct Budget {
+    kings_only: u32,
+    balance: u32,
+    diagonal: bool,
 }
 
 fn lost_in(ply: usize, variant: Variant) -> i32 {
@@ -381,6 +414,41 @@ impl Run<'_> {
             self.since_capture[last] + 1
         });
         self.keys.push(key);
+        if self.tb_pieces > 0 {
+            let b = self.budgets[self.budgets.len() - 1];
+            let next = if pos.piece_count() - mv.taken.count_ones() > self.tb_pieces {
+                b
+            } else {
+                let child = pos.play_key(mv);
+                if mv.taken != 0 || mv.promotes {
+                    let c = crate::rules::Counters::fresh(&child);
+                    let (kings_only, balance) = tablebase::budgets(self.p.variant, &child, &c);
+                    Budget {
+                        kings_only,
+                        balance,
+                        diagonal: c.lone_king_on_long_diagonal,
+                    }
+                } else if man {
+                    // A man move starts the 7.2.5 count again; the balance count runs on.
+                    let c = crate::rules::Counters {
+                        balance: 0,
+                        ..crate::rules::Counters::fresh(&child)
+                    };
+                    Budget {
+                        kings_only: tablebase::budgets(self.p.variant, &child, &c).0,
+                        balance: b.balance.saturating_sub(1),
+                        diagonal: b.diagonal,
+                    }
+                } else {
+                    Budget {
+                        kings_only: b.kings_only.saturating_sub(1),
+                        balance: b.balance.saturating_sub(1),
+                        diagonal: b.diagonal,
+                    }
+                }
+            };
+            self.budgets.push(next);
+        }
     }
 
     #[inline(always)]
@@ -388,6 +456,26 @@ impl Run<'_> {
         self.keys.pop();
         self.reversible.pop();
         self.since_capture.pop();
+        if self.tb_pieces > 0 {
+            self.budgets.pop();
+        }
+    }
+
+    /// The tables' score of a position they hold, from the side to move's view.
+    #[inline]
+    fn probe(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        let tb = self.p.tablebase?;
+        let b = self.budgets[self.budgets.len() - 1];
+        let v = tb.raw(pos, b.diagonal)?;
+        self.tb_hits += 1;
+        let budget = b.kings_only.min(b.balance);
+        let (wdl, d) = tablebase::decode(v, budget);
+        let s = TB_WIN - ply as i32 - d as i32;
+        Some(match wdl {
+            Wdl::Win => s,
+            Wdl::Loss => -s,
+            Wdl::Draw => 0,
+        })
     }
 
     /// Draw by repetition (once within the game and search path is enough) or by a
@@ -450,6 +538,11 @@ impl Run<'_> {
         self.pv[ply].clear();
         if self.is_draw(pos, ply) {
             return 0;
+        }
+        if pos.piece_count() <= self.tb_pieces
+            && let Some(s) = self.probe(pos, ply)
+        {
+            return s;
         }
         let capture = pos.has_capture();
         if !capture && depth <= 0 {

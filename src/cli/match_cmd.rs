@@ -54,6 +54,8 @@ enum Spec {
         weights: Weights,
         threads: usize,
         hash: Option<usize>,
+        /// Probes the endgame tables (`tb=off` switches them off).
+        tablebases: bool,
     },
     Engine(String),
 }
@@ -66,7 +68,8 @@ enum Budget {
 }
 
 /// Parses `level:L`, `depth:D`, `nodes:N` (each optionally followed by `:eval=russian|
-/// giveaway`, `:threads=N`, `:hash=MIB` and `:weight=value`), or `engine:COMMAND`.
+/// giveaway`, `:threads=N`, `:hash=MIB`, `:tb=on|off` and `:weight=value`), or
+/// `engine:COMMAND`.
 fn parse_spec(text: &str) -> Result<Spec, String> {
     if let Some(cmd) = text.strip_prefix("engine:") {
         if cmd.trim().is_empty() {
@@ -96,6 +99,7 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
     let mut weights = Weights::default();
     let mut threads = 1;
     let mut hash = None;
+    let mut tablebases = true;
     for opt in parts {
         let (k, v) = opt
             .split_once('=')
@@ -114,6 +118,12 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
             } else {
                 hash = Some(n);
             }
+        } else if k == "tb" {
+            tablebases = match v {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("player '{text}': tb must be on or off")),
+            };
         } else if k == "eval" {
             eval = match v {
                 "auto" => EvalKind::Auto,
@@ -133,6 +143,7 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
         weights,
         threads,
         hash,
+        tablebases,
     })
 }
 
@@ -234,8 +245,10 @@ impl Player {
                 weights,
                 threads,
                 hash,
+                tablebases,
             } => {
                 let mut ai = Box::new(Ai::new());
+                ai.set_use_tablebases(*tablebases);
                 if let Some(mib) = hash {
                     ai.set_table_mib(*mib);
                 }

@@ -7,6 +7,7 @@ mod match_cmd;
 mod pdn_cmd;
 mod puzzles_cmd;
 mod selfplay_cmd;
+mod tablebase_cmd;
 mod tune_cmd;
 
 pub use annotate_cmd::annotated_pdn;
@@ -69,6 +70,9 @@ pub enum Command {
     Selfplay(selfplay_cmd::SelfplayOptions),
     /// Fit the learned evaluation to training positions and write its weights file.
     Tune(tune_cmd::TuneOptions),
+    /// Endgame tablebases: build, probe, verify.
+    #[command(subcommand)]
+    Tablebase(tablebase_cmd::TablebaseCommand),
     /// Fixed-depth search over fixed positions: `bench nodes N ms T nps R`.
     Bench {
         #[arg(long)]
@@ -142,6 +146,7 @@ pub fn run(args: &[String]) -> i32 {
         None => game_cmd::run_game(),
         Some(cmd) => {
             quiet_on_closed_pipe();
+            install_tablebases();
             run_command(cmd)
         }
     };
@@ -151,6 +156,19 @@ pub fn run(args: &[String]) -> i32 {
             eprintln!("error: {msg}");
             1
         }
+    }
+}
+
+/// The environment variable naming the folder of the endgame tables the engine uses
+/// (`off`: none); by default the game's own folder.
+pub const TABLEBASES_VAR: &str = "SHASHKI_TABLEBASES";
+
+/// Points the engines of this process at the endgame tables.
+fn install_tablebases() {
+    match std::env::var_os(TABLEBASES_VAR) {
+        Some(v) if v == "off" => {}
+        Some(v) if !v.is_empty() => crate::ai::tablebase::use_dir(std::path::Path::new(&v)),
+        _ => crate::ai::tablebase::use_dir(&crate::store::Store::open().tablebase_dir()),
     }
 }
 
@@ -194,6 +212,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
         Command::Bench { depth, threads } => ai_cmd::bench(depth, threads),
         Command::Selfplay(opts) => selfplay_cmd::run(opts),
         Command::Tune(opts) => tune_cmd::run(opts),
+        Command::Tablebase(cmd) => tablebase_cmd::run(cmd),
         Command::Demo {
             variant,
             moves,

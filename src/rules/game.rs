@@ -8,6 +8,7 @@ use super::fen::FenError;
 use super::mv::Move;
 use super::notation::NotationError;
 use super::position::{Color, Position};
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -167,15 +168,96 @@ pub enum GameError {
 
 /// Counters of the draw rules, kept for every position of the history.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-struct Counters {
+pub struct Counters {
     /// Plies since the last man move or capture (7.2.3 window, 7.2.5).
-    reversible: u32,
+    pub reversible: u32,
     /// Plies since the last capture or promotion (the balance of forces, 7.2.4 and 7.2.6-7.2.8).
-    balance: u32,
+    pub balance: u32,
     /// Side to move when the current balance arose (to count the stronger side's moves).
-    balance_first_mover: Option<Color>,
+    pub balance_first_mover: Option<Color>,
     /// The lone king stood on the long diagonal when the balance arose (7.2.7).
-    lone_king_on_long_diagonal: bool,
+    pub lone_king_on_long_diagonal: bool,
+}
+
+impl Counters {
+    /// The counters of a balance that arises in `pos` (after a capture or a promotion, or
+    /// at the start of a game).
+    pub fn fresh(pos: &Position) -> Counters {
+        Counters {
+            reversible: 0,
+            balance: 0,
+            balance_first_mover: Some(pos.side_to_move()),
+            lone_king_on_long_diagonal: lone_on_diagonal(pos),
+        }
+    }
+}
+
+/// The counting rules running for a position with the given counters, and the plies left
+/// before each draws the game: the referee's reading of 7.2.4-7.2.8 in one place.
+pub fn countdowns(variant: Variant, pos: &Position, c: &Counters) -> ArrayVec<Countdown, 4> {
+    let mut out = ArrayVec::new();
+    let both_kings = pos.kings(Color::White) != 0 && pos.kings(Color::Black) != 0;
+    // 7.2.5 (both variants): kings only, no man moved, no capture.
+    if both_kings {
+        out.push(Countdown {
+            rule: DrawRule::KingsOnly,
+            plies_left: 30u32.saturating_sub(c.reversible),
+        });
+    }
+    // Plies the stronger side needs before its n-th move since the balance arose has been made.
+    let stronger_limit = |strong: Color, moves: u32| -> u32 {
+        let first = c.balance_first_mover.unwrap_or(strong);
+        // The stronger side's n-th move is ply 2n-1 if it moved first, else ply 2n.
+        let needed = if first == strong {
+            2 * moves - 1
+        } else {
+            2 * moves
+        };
+        needed.saturating_sub(c.balance)
+    };
+    if let Some((strong, men, kings)) = lone_king_ending(pos) {
+        let pieces = men + kings;
+        // 7.2.4: three or more kings (no men) against a lone king, 15 moves. In поддавки
+        // the rule asks also that the stronger side holds the long diagonal.
+        let holds_diagonal = pos.kings(strong) & LONG_DIAGONAL != 0;
+        if men == 0 && kings >= 3 && (variant == Variant::Russian || holds_diagonal) {
+            out.push(Countdown {
+                rule: DrawRule::ThreeKingsVsOne,
+                plies_left: stronger_limit(strong, 15),
+            });
+        }
+        if variant == Variant::Russian {
+            // 7.2.7: three pieces with a king against a lone king on the long diagonal.
+            if pieces == 3 && c.lone_king_on_long_diagonal {
+                out.push(Countdown {
+                    rule: DrawRule::LongDiagonal,
+                    plies_left: stronger_limit(strong, 5),
+                });
+            }
+            // 7.2.8: two kings, king and man, or one king against a lone king.
+            if pieces <= 2 {
+                out.push(Countdown {
+                    rule: DrawRule::SmallEnding,
+                    plies_left: stronger_limit(strong, 5),
+                });
+            }
+        }
+    }
+    // 7.2.6: both sides have kings, balance unchanged: 30 moves with 4-5 pieces, 60 with 6-7.
+    if variant == Variant::Russian && both_kings {
+        let limit = match pos.piece_count() {
+            4 | 5 => Some(60),
+            6 | 7 => Some(120),
+            _ => None,
+        };
+        if let Some(limit) = limit {
+            out.push(Countdown {
+                rule: DrawRule::BalanceUnchanged,
+                plies_left: limit - c.balance.min(limit),
+            });
+        }
+    }
+    out
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,7 +284,7 @@ impl Default for Game {
 }
 
 /// Material as (men, kings) of the stronger and lone side, when one side has a lone king.
-fn lone_king_ending(pos: &Position) -> Option<(Color, u32, u32)> {
+pub fn lone_king_ending(pos: &Position) -> Option<(Color, u32, u32)> {
     for strong in [Color::White, Color::Black] {
         let weak = strong.opposite();
         if pos.pieces(weak).count_ones() == 1 && pos.kings(weak) != 0 && pos.kings(strong) != 0 {
@@ -221,11 +303,7 @@ impl Game {
 
     /// A game from a set-up position (validated by its constructor).
     pub fn from_position(variant: Variant, position: Position) -> Game {
-        let counters = Counters {
-            balance_first_mover: Some(position.side_to_move()),
-            lone_king_on_long_diagonal: lone_on_diagonal(&position),
-            ..Counters::default()
-        };
+        let counters = Counters::fresh(&position);
         Game {
             variant,
             history: vec![Entry { position, counters }],
@@ -445,70 +523,12 @@ impl Game {
     /// The counting draw rules now running and the plies left before each draws the game.
     pub fn draw_countdowns(&self) -> Vec<Countdown> {
         let entry = &self.history[self.history.len() - 1];
-        let (pos, c) = (&entry.position, entry.counters);
-        let mut out = Vec::new();
-        let both_kings = pos.kings(Color::White) != 0 && pos.kings(Color::Black) != 0;
-        // 7.2.5 (both variants): kings only, no man moved, no capture.
-        if both_kings {
-            out.push(Countdown {
-                rule: DrawRule::KingsOnly,
-                plies_left: 30u32.saturating_sub(c.reversible),
-            });
-        }
-        // Plies the stronger side needs before its n-th move since the balance arose has been made.
-        let stronger_limit = |strong: Color, moves: u32| -> u32 {
-            let first = c.balance_first_mover.unwrap_or(strong);
-            // The stronger side's n-th move is ply 2n-1 if it moved first, else ply 2n.
-            let needed = if first == strong {
-                2 * moves - 1
-            } else {
-                2 * moves
-            };
-            needed.saturating_sub(c.balance)
-        };
-        if let Some((strong, men, kings)) = lone_king_ending(pos) {
-            let pieces = men + kings;
-            // 7.2.4: three or more kings (no men) against a lone king, 15 moves. In поддавки
-            // the rule asks also that the stronger side holds the long diagonal.
-            let holds_diagonal = pos.kings(strong) & LONG_DIAGONAL != 0;
-            if men == 0 && kings >= 3 && (self.variant == Variant::Russian || holds_diagonal) {
-                out.push(Countdown {
-                    rule: DrawRule::ThreeKingsVsOne,
-                    plies_left: stronger_limit(strong, 15),
-                });
-            }
-            if self.variant == Variant::Russian {
-                // 7.2.7: three pieces with a king against a lone king on the long diagonal.
-                if pieces == 3 && c.lone_king_on_long_diagonal {
-                    out.push(Countdown {
-                        rule: DrawRule::LongDiagonal,
-                        plies_left: stronger_limit(strong, 5),
-                    });
-                }
-                // 7.2.8: two kings, king and man, or one king against a lone king.
-                if pieces <= 2 {
-                    out.push(Countdown {
-                        rule: DrawRule::SmallEnding,
-                        plies_left: stronger_limit(strong, 5),
-                    });
-                }
-            }
-        }
-        // 7.2.6: both sides have kings, balance unchanged: 30 moves with 4-5 pieces, 60 with 6-7.
-        if self.variant == Variant::Russian && both_kings {
-            let limit = match pos.piece_count() {
-                4 | 5 => Some(60),
-                6 | 7 => Some(120),
-                _ => None,
-            };
-            if let Some(limit) = limit {
-                out.push(Countdown {
-                    rule: DrawRule::BalanceUnchanged,
-                    plies_left: limit - c.balance.min(limit),
-                });
-            }
-        }
-        out
+        countdowns(self.variant, &entry.position, &entry.counters).to_vec()
+    }
+
+    /// The draw rules' counters of the current position.
+    pub fn counters(&self) -> Counters {
+        self.history[self.history.len() - 1].counters
     }
 
     /// Replays a list of move texts from a start position.
@@ -530,7 +550,9 @@ impl Game {
     }
 }
 
-fn lone_on_diagonal(pos: &Position) -> bool {
+/// Whether the position is a lone-king ending with the lone king on the long diagonal a1-h8
+/// (the condition of 7.2.7 when a balance arises).
+pub fn lone_on_diagonal(pos: &Position) -> bool {
     lone_king_ending(pos)
         .is_some_and(|(strong, _, _)| pos.kings(strong.opposite()) & LONG_DIAGONAL != 0)
 }

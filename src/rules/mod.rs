@@ -13,7 +13,7 @@ pub mod position;
 pub mod square;
 
 pub use fen::FenError;
-pub use game::{DrawRule, Game, GameError, Outcome, Variant};
+pub use game::{Countdown, Counters, DrawRule, Game, GameError, Outcome, Variant};
 pub use movegen::MoveList;
 pub use mv::Move;
 pub use position::{Color, Piece, PieceKind, Position, PositionError};

@@ -109,6 +109,11 @@ impl Store {
         self.config_dir.join(SETTINGS_FILE)
     }
 
+    /// The folder of the endgame tablebases built on this machine.
+    pub fn tablebase_dir(&self) -> PathBuf {
+        self.data_dir.join("tablebases")
+    }
+
     pub fn saved_game_path(&self) -> PathBuf {
         self.data_dir.join(SAVE_FILE)
     }

@@ -1,0 +1,386 @@
+//! Endgame tablebases that know the FSR counting rules (7.2.4-7.2.8).
+//!
+//! A table holds, for every position of one material with either side to move, what
+//! the side to move can force and how many plies it needs: "win in d" means a win that
+//! needs d plies before the next capture or promotion (or before the next man move,
+//! where the 15-move count of 7.2.5 binds), "loss in d" the longest defence. Inside those
+//! plies every counter advances by one each ply, so the value at any state of the
+//! counters follows from one number: with `L` plies left before a counting rule draws
+//! (the smallest of the running countdowns) the side to move wins when d <= L, loses
+//! when its loss needs d <= L, and otherwise the game is a draw. See README.md,
+//! "Endgame tablebases", for the rules each material uses and what is approximated.
+
+mod file;
+mod generate;
+pub mod index;
+
+pub use file::{FORMAT_VERSION, TableFileError};
+pub use generate::{BuildProgress, VerifyReport, build, verify};
+pub use index::{Layout, Material};
+
+use crate::rules::game::{countdowns, lone_king_ending};
+use crate::rules::{Color, Counters, DrawRule, Game, Position, Variant};
+use index::flip;
+use std::path::Path;
+
+/// Value byte of a drawn entry (or of a number that names no position).
+pub const DRAW: u8 = 0;
+
+#[inline(always)]
+pub(crate) const fn win_byte(d: u32) -> u8 {
+    1 + d as u8
+}
+
+#[inline(always)]
+pub(crate) const fn loss_byte(d: u32) -> u8 {
+    128 + d as u8
+}
+
+/// Longest distance an entry can hold.
+pub(crate) const MAX_DISTANCE: u32 = 126;
+
+/// Plies left when no counting rule runs.
+pub const NO_LIMIT: u32 = u32::MAX;
+
+/// What the side to move can force.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A table's answer for one position and state of the counters.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Probe {
+    pub wdl: Wdl,
+    /// Plies to the next capture, promotion or man move that keeps the result (0 for a draw).
+    pub plies: u32,
+    /// The counting rule that draws the game or limits the win (the one closest to its end).
+    pub rule: Option<DrawRule>,
+    /// Plies left before that rule draws the game.
+    pub plies_left: u32,
+}
+
+/// Reads a value byte with `budget` plies left before a counting rule draws.
+#[inline(always)]
+pub fn decode(v: u8, budget: u32) -> (Wdl, u32) {
+    if v == DRAW {
+        (Wdl::Draw, 0)
+    } else if v < 128 {
+        let d = (v - 1) as u32;
+        if d <= budget {
+            (Wdl::Win, d)
+        } else {
+            (Wdl::Draw, 0)
+        }
+    } else {
+        let d = (v - 128) as u32;
+        if d <= budget {
+            (Wdl::Loss, d)
+        } else {
+            (Wdl::Draw, 0)
+        }
+    }
+}
+
+/// One table: a material (canonical) and, where 7.2.7 can apply, whether the lone king
+/// stood on the long diagonal when the balance arose.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct TableKey {
+    pub material: Material,
+    pub diagonal: bool,
+}
+
+impl TableKey {
+    /// File name of the table.
+    pub fn file_name(&self, variant: Variant) -> String {
+        format!(
+            "{}-{}{}.shtb",
+            variant.name(),
+            self.material,
+            if self.diagonal { "-diag" } else { "" }
+        )
+    }
+}
+
+/// Whether the 7.2.7 flag splits a material in two tables: Russian, three pieces with a
+/// king against a lone king.
+pub fn has_diagonal_flag(variant: Variant, m: Material) -> bool {
+    variant == Variant::Russian
+        && [(m, false), (m.flipped(), true)].iter().any(|(m, _)| {
+            m.black_men == 0
+                && m.black_kings == 1
+                && m.white_kings >= 1
+                && m.white_men + m.white_kings == 3
+        })
+}
+
+/// Which counter a table's moves advance without leaving it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Counting {
+    /// A balance rule binds (7.2.4, 7.2.7, 7.2.8): man moves do not reset it, so a table
+    /// is solved whole, man moves inside it.
+    Balance,
+    /// 7.2.5 binds: a man move resets it, so each placement of the men is solved alone.
+    KingsOnly,
+    /// No counting rule: one side has no king.
+    None,
+}
+
+pub(crate) fn counting(variant: Variant, key: TableKey) -> Counting {
+    let m = key.material;
+    for (sm, sk, wm, wk) in [
+        (m.white_men, m.white_kings, m.black_men, m.black_kings),
+        (m.black_men, m.black_kings, m.white_men, m.white_kings),
+    ] {
+        if wm == 0 && wk == 1 && sk >= 1 {
+            let strong = sm + sk;
+            let balance = match variant {
+                Variant::Russian => {
+                    strong <= 2 || (strong == 3 && key.diagonal) || (sm == 0 && sk >= 3)
+                }
+                Variant::Giveaway => sm == 0 && sk >= 3,
+            };
+            if balance {
+                return Counting::Balance;
+            }
+        }
+    }
+    if m.white_kings > 0 && m.black_kings > 0 {
+        Counting::KingsOnly
+    } else {
+        Counting::None
+    }
+}
+
+/// Plies left before 7.2.5 draws and before a balance rule draws, for these counters.
+pub fn budgets(variant: Variant, pos: &Position, c: &Counters) -> (u32, u32) {
+    let mut kings_only = NO_LIMIT;
+    let mut balance = NO_LIMIT;
+    for cd in countdowns(variant, pos, c) {
+        if cd.rule == DrawRule::KingsOnly {
+            kings_only = cd.plies_left;
+        } else {
+            balance = balance.min(cd.plies_left);
+        }
+    }
+    (kings_only, balance)
+}
+
+/// Plies left in a position where the balance has just arisen, with the 7.2.7 flag given.
+pub(crate) fn fresh_budget(variant: Variant, pos: &Position, diagonal: bool) -> u32 {
+    let c = Counters {
+        lone_king_on_long_diagonal: diagonal,
+        ..Counters::fresh(pos)
+    };
+    let (k, b) = budgets(variant, pos, &c);
+    k.min(b)
+}
+
+/// Code of a material in the lookup array (each count below 8).
+fn slot_of(m: Material, diagonal: bool) -> Option<usize> {
+    let parts = [m.white_men, m.white_kings, m.black_men, m.black_kings];
+    if parts.iter().any(|&p| p >= 8) {
+        return None;
+    }
+    let code = parts.iter().fold(0usize, |c, &p| c * 8 + p as usize);
+    Some(code * 2 + diagonal as usize)
+}
+
+/// A solved table in memory.
+pub struct Table {
+    pub key: TableKey,
+    pub layout: Layout,
+    pub values: Vec<u8>,
+}
+
+/// Every table of one variant up to some number of pieces.
+pub struct Tablebase {
+    variant: Variant,
+    max_pieces: u32,
+    tables: Vec<Table>,
+    slots: Vec<u32>,
+}
+
+/// Every table key of a variant with exactly `pieces` pieces, in the order they are solved
+/// (fewer men first: a promotion leads to a table with one man fewer).
+pub fn keys_with(variant: Variant, pieces: u32) -> Vec<TableKey> {
+    let mut keys = Vec::new();
+    for m in Material::all_with(pieces) {
+        keys.push(TableKey {
+            material: m,
+            diagonal: false,
+        });
+        if has_diagonal_flag(variant, m) {
+            keys.push(TableKey {
+                material: m,
+                diagonal: true,
+            });
+        }
+    }
+    keys.sort_by_key(|k| (k.material.men(), k.material, k.diagonal));
+    keys
+}
+
+impl Tablebase {
+    pub(crate) fn empty(variant: Variant) -> Tablebase {
+        Tablebase {
+            variant,
+            max_pieces: 1,
+            tables: Vec::new(),
+            slots: vec![0; 8 * 8 * 8 * 8 * 2],
+        }
+    }
+
+    pub(crate) fn insert(&mut self, table: Table) {
+        if let Some(s) = slot_of(table.key.material, table.key.diagonal) {
+            self.tables.push(table);
+            self.slots[s] = self.tables.len() as u32;
+        }
+        // The largest number of pieces whose tables are all here.
+        let mut n = 1;
+        while n < 7
+            && keys_with(self.variant, n + 1)
+                .iter()
+                .all(|k| self.table(*k).is_some())
+        {
+            n += 1;
+        }
+        self.max_pieces = n;
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Every position with at most this many pieces is in the tables.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+
+    pub fn table(&self, key: TableKey) -> Option<&Table> {
+        let s = slot_of(key.material, key.diagonal)?;
+        match self.slots[s] {
+            0 => None,
+            i => self.tables.get(i as usize - 1),
+        }
+    }
+
+    /// Total entries held.
+    pub fn entries(&self) -> u64 {
+        self.tables.iter().map(|t| t.values.len() as u64).sum()
+    }
+
+    /// The stored byte of a position (`diagonal`: the 7.2.7 flag of its balance), or
+    /// `None` when its material has no table here.
+    #[inline]
+    pub fn raw(&self, pos: &Position, diagonal: bool) -> Option<u8> {
+        let m = Material::of(pos);
+        let (p, m) = if m.is_canonical() {
+            (*pos, m)
+        } else {
+            (flip(pos), m.flipped())
+        };
+        let diagonal = diagonal && has_diagonal_flag(self.variant, m);
+        let t = self.table(TableKey {
+            material: m,
+            diagonal,
+        })?;
+        t.values.get(t.layout.index(&p) as usize).copied()
+    }
+
+    /// The value of a position with these counters (`None` when no table holds it).
+    pub fn probe(&self, pos: &Position, counters: &Counters) -> Option<Probe> {
+        let own = pos.pieces(pos.side_to_move());
+        if own == 0 || pos.pieces(pos.side_to_move().opposite()) == 0 {
+            return None;
+        }
+        let v = self.raw(pos, counters.lone_king_on_long_diagonal)?;
+        let cds = countdowns(self.variant, pos, counters);
+        let binding = cds.iter().min_by_key(|c| c.plies_left);
+        let budget = binding.map_or(NO_LIMIT, |c| c.plies_left);
+        let (wdl, plies) = decode(v, budget);
+        Some(Probe {
+            wdl,
+            plies,
+            rule: binding.map(|c| c.rule),
+            plies_left: budget,
+        })
+    }
+
+    /// The value of a game's current position.
+    pub fn probe_game(&self, game: &Game) -> Option<Probe> {
+        if game.variant() != self.variant || game.outcome().is_some() {
+            return None;
+        }
+        self.probe(game.position(), &game.counters())
+    }
+
+    /// Reads every table file of this variant in `dir` up to `max_pieces` pieces. Tables
+    /// whose file is missing or damaged are left out (with the reason in the list).
+    pub fn load(variant: Variant, dir: &Path, max_pieces: u32) -> (Tablebase, Vec<String>) {
+        let mut tb = Tablebase::empty(variant);
+        let mut problems = Vec::new();
+        for n in 2..=max_pieces.min(7) {
+            for key in keys_with(variant, n) {
+                let path = dir.join(key.file_name(variant));
+                match file::read(&path, variant, key) {
+                    Ok(t) => tb.insert(t),
+                    Err(e) => problems.push(format!("{}: {e}", path.display())),
+                }
+            }
+        }
+        (tb, problems)
+    }
+}
+
+/// Which side is the stronger in a lone-king ending (for texts).
+pub fn stronger_side(pos: &Position) -> Option<Color> {
+    lone_king_ending(pos).map(|(s, _, _)| s)
+}
+
+/// The tables the engines of this process use: read from one folder, each variant on
+/// its first use, and replaced when a build finishes.
+struct Installed {
+    dir: Option<std::path::PathBuf>,
+    loaded: Vec<(Variant, Option<std::sync::Arc<Tablebase>>)>,
+}
+
+static INSTALLED: std::sync::Mutex<Installed> = std::sync::Mutex::new(Installed {
+    dir: None,
+    loaded: Vec::new(),
+});
+
+/// Names the folder whose tables every engine of this process uses (read on first use).
+pub fn use_dir(dir: &Path) {
+    if let Ok(mut i) = INSTALLED.lock() {
+        i.dir = Some(dir.to_path_buf());
+        i.loaded.clear();
+    }
+}
+
+/// Forgets what was read, so that the next use reads the folder again (after a build).
+pub fn reload() {
+    if let Ok(mut i) = INSTALLED.lock() {
+        i.loaded.clear();
+    }
+}
+
+/// The tables of a variant in the folder named by [`use_dir`], or `None` when there are
+/// none (or no folder was named).
+pub fn installed(variant: Variant) -> Option<std::sync::Arc<Tablebase>> {
+    let mut i = INSTALLED.lock().ok()?;
+    if let Some((_, t)) = i.loaded.iter().find(|(v, _)| *v == variant) {
+        return t.clone();
+    }
+    let dir = i.dir.clone()?;
+    let (tb, _) = Tablebase::load(variant, &dir, 7);
+    let t = (tb.max_pieces() >= 2).then(|| std::sync::Arc::new(tb));
+    i.loaded.push((variant, t.clone()));
+    t
+}
