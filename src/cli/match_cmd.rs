@@ -488,6 +488,8 @@ pub fn run_match(opts: MatchOptions) -> Result<(), String> {
         return Err("--games must be at least 1".into());
     }
     let jobs = opts.jobs.clamp(1, 64);
+    // The players in this process read the endgame tables before the first game.
+    crate::ai::tablebase::installed(opts.variant);
     let next = Arc::new(AtomicUsize::new(0));
     let results = Arc::new(Mutex::new(Vec::<GameRecordOut>::new()));
     let opts = Arc::new(opts);

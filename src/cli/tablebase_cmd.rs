@@ -39,6 +39,14 @@ pub enum TablebaseCommand {
         #[arg(long)]
         diagonal: Option<bool>,
     },
+    /// For the games of a PDN file (a match's), count the endings the tables called won
+    /// for a side and whether that side won, and the drawn ones that were lost.
+    Audit {
+        #[arg(long)]
+        pdn: PathBuf,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// Check every stored position against its successors.
     Verify {
         #[arg(long, default_value = "russian")]
@@ -176,6 +184,7 @@ pub fn run(cmd: TablebaseCommand) -> Result<(), String> {
             println!("{word} {} {rule}", p.plies);
             Ok(())
         }
+        TablebaseCommand::Audit { pdn, dir } => audit(&pdn, &dir_or_default(dir)),
         TablebaseCommand::Verify {
             variant,
             dir,
@@ -213,4 +222,70 @@ pub fn run(cmd: TablebaseCommand) -> Result<(), String> {
             }
         }
     }
+}
+
+/// Per player (the PDN's White and Black tags): endings the tables called won for that
+/// player and the games that player then won, and endings called drawn that it lost.
+fn audit(pdn: &std::path::Path, dir: &std::path::Path) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    let games = crate::rules::pdn::read_pdn_file(pdn)
+        .map_err(|e| format!("cannot read {}: {e}", pdn.display()))?;
+    let mut tables: Vec<Tablebase> = Vec::new();
+    // (won endings, converted, drawn endings, lost from a drawn ending)
+    let mut by_player: BTreeMap<String, [u32; 4]> = BTreeMap::new();
+    for record in games.iter().flatten() {
+        let variant = record.variant();
+        if !tables.iter().any(|t| t.variant() == variant) {
+            tables.push(Tablebase::load(variant, dir, 7).0);
+        }
+        let Some(tb) = tables.iter().find(|t| t.variant() == variant) else {
+            continue;
+        };
+        let names = [
+            record.tag("White").unwrap_or("White").to_string(),
+            record.tag("Black").unwrap_or("Black").to_string(),
+        ];
+        let winner = record.game.outcome().and_then(|o| o.winner());
+        let mut game = Game::from_position(variant, *record.game.start_position());
+        // The tables' first verdict in the game: a win for a side, or a draw.
+        let mut verdict = None;
+        for mv in record.game.moves() {
+            if let Some(p) = tb.probe_game(&game) {
+                let side = game.side_to_move();
+                verdict = Some(match p.wdl {
+                    Wdl::Win => Some(side),
+                    Wdl::Loss => Some(side.opposite()),
+                    Wdl::Draw => None,
+                });
+                break;
+            }
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        match verdict {
+            Some(Some(side)) => {
+                let row = by_player.entry(names[side.index()].clone()).or_default();
+                row[0] += 1;
+                row[1] += (winner == Some(side)) as u32;
+            }
+            Some(None) => {
+                for name in &names {
+                    by_player.entry(name.clone()).or_default()[2] += 1;
+                }
+                if let Some(w) = winner {
+                    by_player
+                        .entry(names[w.opposite().index()].clone())
+                        .or_default()[3] += 1;
+                }
+            }
+            None => {}
+        }
+    }
+    for (name, [won, converted, drawn, lost]) in &by_player {
+        println!(
+            "{name}: {won} endings called won, {converted} converted; {drawn} games reached a drawn ending, {lost} of them lost"
+        );
+    }
+    Ok(())
 }

@@ -167,7 +167,7 @@ pub enum GameError {
 }
 
 /// Counters of the draw rules, kept for every position of the history.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Counters {
     /// Plies since the last man move or capture (7.2.3 window, 7.2.5).
     pub reversible: u32,

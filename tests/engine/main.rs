@@ -10,6 +10,7 @@ mod perft;
 mod puzzles;
 mod rules;
 mod store;
+mod tablebase;
 
 use std::path::{Path, PathBuf};
 
