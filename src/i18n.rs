@@ -452,6 +452,66 @@ pub fn countdown_text(lang: Lang, countdown: &Countdown) -> String {
     }
 }
 
+/// The endgame tables' verdict for the panel: "Tablebase: White wins (next capture or
+/// promotion in 5 moves)", "Tablebase: draw (7.2.4 in 6 moves)".
+pub fn tablebase_text(lang: Lang, probe: &crate::ai::tablebase::Probe, to_move: Color) -> String {
+    use crate::ai::tablebase::Wdl;
+    let moves = probe.plies.div_ceil(2);
+    let winner = match probe.wdl {
+        Wdl::Win => Some(to_move),
+        Wdl::Loss => Some(to_move.opposite()),
+        Wdl::Draw => None,
+    };
+    match (lang, winner) {
+        (Lang::En, Some(w)) => format!(
+            "Tablebase: {} wins (next capture or promotion in {moves} move{})",
+            if w == Color::White { "White" } else { "Black" },
+            if moves == 1 { "" } else { "s" }
+        ),
+        (Lang::Ru, Some(w)) => format!(
+            "База окончаний: {} выигрывают (взятие или превращение через {moves} {})",
+            if w == Color::White {
+                "белые"
+            } else {
+                "чёрные"
+            },
+            ru_plural(moves, "ход", "хода", "ходов")
+        ),
+        (_, None) => {
+            let head = match lang {
+                Lang::En => "Tablebase: draw",
+                Lang::Ru => "База окончаний: ничья",
+            };
+            match probe.rule {
+                Some(rule) if probe.plies_left != crate::ai::tablebase::NO_LIMIT => {
+                    let left = probe.plies_left.div_ceil(2);
+                    match lang {
+                        Lang::En => format!(
+                            "{head} ({} in {left} move{})",
+                            rule.number(),
+                            if left == 1 { "" } else { "s" }
+                        ),
+                        Lang::Ru => format!(
+                            "{head} ({} через {left} {})",
+                            rule.number(),
+                            ru_plural(left, "ход", "хода", "ходов")
+                        ),
+                    }
+                }
+                _ => head.to_string(),
+            }
+        }
+    }
+}
+
+/// The background build of the endgame tables: "Endgame tables: building 12/93".
+pub fn tables_building_text(lang: Lang, done: usize, total: usize) -> String {
+    match lang {
+        Lang::En => format!("Endgame tables: building {done}/{total}"),
+        Lang::Ru => format!("База окончаний: построение {done}/{total}"),
+    }
+}
+
 /// How often the current position has occurred: "Position seen 2 times (draw on the 3rd, 7.2.3)".
 pub fn repetition_text(lang: Lang, times: usize) -> String {
     let number = DrawRule::Repetition.number();

@@ -22,6 +22,9 @@ pub(crate) struct Style {
     pub min_depth: u32,
     /// Material-only evaluation.
     pub simple_eval: bool,
+    /// Probes the endgame tables: from level 6 on, so that the lower levels still let
+    /// won endings go as a club player would.
+    pub tablebases: bool,
 }
 
 const NAMES: [(&str, &str); 10] = [
@@ -87,6 +90,7 @@ impl Level {
             temperature: TEMPERATURE[i],
             min_depth: if i < 2 { 1 } else { 3 },
             simple_eval: i < 3,
+            tablebases: i >= 5,
         }
     }
 }

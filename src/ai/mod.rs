@@ -21,7 +21,13 @@ mod zobrist;
 
 pub use eval::{EvalKind, Weights};
 pub use level::Level;
-pub use search::WIN;
+pub use search::{TB_WIN, WIN};
+
+/// Whether a score comes from the endgame tables (a won or lost ending, not yet a win the
+/// search has seen to the end).
+pub fn is_tablebase_score(score: i32) -> bool {
+    (TB_WIN - 300..=TB_WIN).contains(&score.abs())
+}
 
 use crate::rules::{Color, DrawRule, Game, Move, Variant};
 use search::{History, Params, Searcher};
@@ -329,7 +335,7 @@ impl Ai {
         let mut weights = self.weights.clone();
         weights.simple |= style.simple_eval;
         let limits = level.limits();
-        let tb = self.tablebase(game.variant());
+        let tb = self.tablebase(game.variant()).filter(|_| style.tablebases);
         let params = self.params(
             game,
             &limits,

@@ -14,6 +14,7 @@
 //! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit (they combine) |
 //! | `go level L [seed S]` | the move level L (1-10) would play |
 //! | `stop` | end the current search now; its `bestmove` follows at once |
+//! | `tablebase on\|off` | probe the endgame tables (on by default where they are built) |
 //! | `isready` | replies `readyok` |
 //! | `newgame` | forgets the transposition table |
 //! | `quit` | stops any search and exits |
@@ -21,7 +22,9 @@
 //! A search replies with `info depth D score S nodes N nps N pv M1 M2 ...` after each
 //! completed iteration (score in centi-men from the side to move's view; about ±30000
 //! for a won game) and then exactly one `bestmove MOVE`, or `bestmove none` when the
-//! game is over. The search runs in its own thread, so `stop` and `quit` are read while
+//! game is over. When the endgame tables hold the position searched, each `info` line
+//! ends with `tb win|draw|loss PLIES` (the tables' verdict for the side to move and the
+//! plies to the next capture or promotion that keeps it). The search runs in its own thread, so `stop` and `quit` are read while
 //! it thinks; other commands wait for it to finish. A malformed or illegal command gets
 //! one line `error ...` and the engine keeps running.
 //!
@@ -63,6 +66,8 @@ pub enum Command {
     Threads(usize),
     /// Transposition table size in MiB.
     Hash(usize),
+    /// Probe the endgame tables or not.
+    Tablebase(bool),
     IsReady,
     NewGame,
     Quit,
@@ -100,6 +105,11 @@ pub fn parse(line: &str, variant: Variant) -> Result<Option<Command>, String> {
             }
             Command::Hash(n)
         }
+        "tablebase" => Command::Tablebase(match rest.first() {
+            Some(&"on") => true,
+            Some(&"off") => false,
+            _ => return Err("expected 'tablebase on' or 'tablebase off'".into()),
+        }),
         "go" => Command::Go(go(rest)?),
         other => return Err(format!("unknown command '{other}'")),
     }))

@@ -92,11 +92,12 @@ pub fn analyze(o: AnalyzeOptions) -> Result<(), String> {
         }
         ai.set_threads(threads);
         let start = Instant::now();
+        let tables = tablebase_note(&ai, &game);
         if let Some(l) = level {
             let level = Level::new(l);
             let limits = level.limits();
             let r = ai.search_with_info(&game, &limits, &stop, &mut |r| {
-                println!("{}", info_line(r, start.elapsed()))
+                println!("{}{tables}", info_line(r, start.elapsed()))
             });
             ai.clear();
             let chosen = ai.choose_move(&game, level, 1, &stop);
@@ -114,7 +115,7 @@ pub fn analyze(o: AnalyzeOptions) -> Result<(), String> {
             time: movetime.map(Duration::from_millis),
         };
         let r = ai.search_with_info(&game, &limits, &stop, &mut |r| {
-            println!("{}", info_line(r, start.elapsed()))
+            println!("{}{tables}", info_line(r, start.elapsed()))
         });
         (r, start.elapsed())
     });
@@ -175,11 +176,12 @@ fn go(state: &mut EngineState, go: Go) {
     let flag = Arc::clone(&stop);
     let handle = spawn_search(move || {
         let start = Instant::now();
+        let tables = tablebase_note(&ai, &game);
         let best = match go {
             Go::Level { level, seed } => ai.choose_move(&game, level, seed, &flag),
             Go::Limits(limits) => {
                 let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
-                    println!("{}", info_line(r, start.elapsed()))
+                    println!("{}{tables}", info_line(r, start.elapsed()))
                 });
                 r.best
             }
@@ -192,6 +194,22 @@ fn go(state: &mut EngineState, go: Go) {
         ai
     });
     state.running = Some(Running { stop, handle });
+}
+
+/// ` tb win 9` when the engine's endgame tables hold the game's position, else nothing.
+fn tablebase_note(ai: &Ai, game: &Game) -> String {
+    let Some(p) = ai
+        .tablebase(game.variant())
+        .and_then(|tb| tb.probe_game(game))
+    else {
+        return String::new();
+    };
+    let word = match p.wdl {
+        crate::ai::tablebase::Wdl::Win => "win",
+        crate::ai::tablebase::Wdl::Draw => "draw",
+        crate::ai::tablebase::Wdl::Loss => "loss",
+    };
+    format!(" tb {word} {}", p.plies)
 }
 
 /// Handles one protocol line; returns false on `quit`.
@@ -232,6 +250,10 @@ fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
         protocol::Command::Hash(mib) => {
             state.finish(false);
             state.ai.get_or_insert_with(Ai::new).set_table_mib(mib);
+        }
+        protocol::Command::Tablebase(on) => {
+            state.finish(false);
+            state.ai.get_or_insert_with(Ai::new).set_use_tablebases(on);
         }
         protocol::Command::Go(g) => go(state, g),
         protocol::Command::NewGame => {

@@ -94,6 +94,9 @@ pub fn score_text(white: i32) -> String {
         } else {
             format!("{side} wins")
         }
+    } else if crate::ai::is_tablebase_score(white) {
+        let side = if white > 0 { "White" } else { "Black" };
+        format!("{side} wins (tablebase)")
     } else {
         format!("{:+.2}", white as f64 / 100.0)
     }

@@ -5,6 +5,7 @@ use crate::rules::Variant;
 #[cfg(feature = "game")]
 pub fn run_game() -> Result<(), String> {
     let mut app = crate::game::view::game_app();
+    app.insert_resource(crate::game::tables::BuildTablesAtStart);
     app.run();
     Ok(())
 }

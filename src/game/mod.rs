@@ -16,6 +16,7 @@ pub mod puzzles;
 pub mod records;
 pub mod review;
 pub mod rules;
+pub mod tables;
 pub mod text;
 pub mod view;
 
@@ -83,6 +84,7 @@ impl Plugin for GamePlugin {
             editor::plugin,
             pieces::plugin,
             animation::plugin,
+            tables::plugin,
         ));
     }
 }

@@ -352,12 +352,15 @@ struct Installed {
     loaded: Vec<(Variant, Option<std::sync::Arc<Tablebase>>)>,
     /// Variants being read now: a search meanwhile goes on without tables.
     loading: Vec<Variant>,
+    /// Variants whose reading [`request`] has started since the last [`reload`].
+    requested: Vec<Variant>,
 }
 
 static INSTALLED: std::sync::Mutex<Installed> = std::sync::Mutex::new(Installed {
     dir: None,
     loaded: Vec::new(),
     loading: Vec::new(),
+    requested: Vec::new(),
 });
 
 /// Names the folder whose tables every engine of this process uses (read on first use).
@@ -372,6 +375,7 @@ pub fn use_dir(dir: &Path) {
 pub fn reload() {
     if let Ok(mut i) = INSTALLED.lock() {
         i.loaded.clear();
+        i.requested.clear();
     }
 }
 
@@ -412,4 +416,32 @@ pub fn preload(variants: &[Variant]) {
                 installed(v);
             }
         });
+}
+
+/// The tables of a variant if they have been read already (never reads nor waits: for a
+/// caller that must not stall, such as a frame being drawn).
+pub fn ready(variant: Variant) -> Option<std::sync::Arc<Tablebase>> {
+    let i = INSTALLED.try_lock().ok()?;
+    i.loaded
+        .iter()
+        .find(|(v, _)| *v == variant)
+        .and_then(|(_, t)| t.clone())
+}
+
+/// Starts reading a variant's tables in the background unless they are read, being
+/// read, or already asked for since the last [`reload`] (cheap enough for every frame).
+pub fn request(variant: Variant) {
+    let Ok(mut i) = INSTALLED.try_lock() else {
+        return;
+    };
+    if i.dir.is_none()
+        || i.requested.contains(&variant)
+        || i.loading.contains(&variant)
+        || i.loaded.iter().any(|(v, _)| *v == variant)
+    {
+        return;
+    }
+    i.requested.push(variant);
+    drop(i);
+    preload(&[variant]);
 }

@@ -3,6 +3,7 @@
 
 use super::{Windows, player_text};
 use crate::ai::analysis::Mark;
+use crate::ai::tablebase::Wdl;
 use crate::game::ai::AiPlayer;
 use crate::game::analysis::{Analysis, RequestHint};
 use crate::game::animation::Animator;
@@ -105,6 +106,15 @@ pub(super) fn game_panel(
             }
             if game.outcome().is_none() && game.repetitions() >= 2 {
                 ui.label(i18n::repetition_text(lang, game.repetitions()));
+            }
+            if let Some(probe) = crate::game::tables::verdict(game) {
+                ui.colored_label(
+                    egui::Color32::from_rgb(170, 210, 150),
+                    i18n::tablebase_text(lang, &probe, game.side_to_move()),
+                );
+            }
+            if let Some((done, total)) = crate::game::tables::building() {
+                ui.weak(i18n::tables_building_text(lang, done, total));
             }
             ui.separator();
             let live = playing && game.outcome().is_none() && !rules.in_review();
@@ -257,12 +267,26 @@ pub(super) fn eval_bar(
     }
     let lang = language.0;
     // A finished game shows its result; otherwise the last verdict, or the middle.
+    let tables = crate::game::tables::verdict(&rules.game);
     let (fraction, text) = match (rules.game.outcome(), analysis.verdict) {
         (Some(outcome), _) => match outcome.winner() {
             Some(Side::White) => (1.0, "1-0".to_string()),
             Some(Side::Black) => (0.0, "0-1".to_string()),
             None => (0.5, "½".to_string()),
         },
+        // A position the endgame tables hold shows their verdict.
+        (None, _) if tables.is_some() => {
+            let white_wins = match tables.map(|p| p.wdl).unwrap_or(Wdl::Draw) {
+                Wdl::Win => Some(rules.game.side_to_move() == Side::White),
+                Wdl::Loss => Some(rules.game.side_to_move() == Side::Black),
+                Wdl::Draw => None,
+            };
+            match white_wins {
+                Some(true) => (1.0, "TB".to_string()),
+                Some(false) => (0.0, "TB".to_string()),
+                None => (0.5, "TB =".to_string()),
+            }
+        }
         (None, Some(v)) => {
             let men = v.score_white as f32 / 100.0;
             let fraction = 0.5 + 0.5 * (men / 3.0).tanh();

@@ -1,0 +1,97 @@
+//! The endgame tables in the game: every ending of up to five pieces, both variants,
+//! built in the background at the first start (the files are kept, so later starts only
+//! read them), and their verdict on the position on the board.
+
+use crate::ai::tablebase::{self, Probe};
+use crate::rules::{Game, Variant};
+use bevy::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
+/// Pieces of the tables the game builds by itself.
+pub const BUILT_AT_START: u32 = 5;
+
+/// Inserted by the windowed game (not by the demo or the tests): build what is missing.
+#[derive(Resource)]
+pub struct BuildTablesAtStart;
+
+/// Tables finished and in all while a build runs.
+static PROGRESS: Mutex<Option<(usize, usize)>> = Mutex::new(None);
+
+/// `Some((done, total))` while the tables are being built.
+pub fn building() -> Option<(usize, usize)> {
+    PROGRESS.try_lock().ok().and_then(|p| *p)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Startup,
+        start_build.run_if(resource_exists::<BuildTablesAtStart>),
+    );
+}
+
+fn start_build() {
+    let dir = crate::store::Store::open().tablebase_dir();
+    tablebase::use_dir(&dir);
+    let spawned = std::thread::Builder::new()
+        .name("tablebase-build".into())
+        .spawn(move || {
+            super::ai::yield_to_drawing();
+            let stop = AtomicBool::new(false);
+            let threads = crate::ai::default_threads();
+            let variants = [Variant::Russian, Variant::Giveaway];
+            let per_variant: Vec<usize> = variants
+                .iter()
+                .map(|&v| {
+                    (2..=BUILT_AT_START)
+                        .map(|n| tablebase::keys_with(v, n).len())
+                        .sum()
+                })
+                .collect();
+            let total: usize = per_variant.iter().sum();
+            let mut before = 0;
+            for (i, &variant) in variants.iter().enumerate() {
+                let result = tablebase::build(
+                    variant,
+                    BUILT_AT_START,
+                    threads,
+                    Some(&dir),
+                    &stop,
+                    &mut |p| {
+                        // Tables read back from an earlier start are not worth a bar.
+                        if !p.from_file
+                            && let Ok(mut g) = PROGRESS.lock()
+                        {
+                            *g = Some((before + p.done, total));
+                        }
+                    },
+                );
+                if let Err(e) = result {
+                    warn!("endgame tables of {variant}: {e}");
+                }
+                before += per_variant[i];
+            }
+            if let Ok(mut g) = PROGRESS.lock() {
+                *g = None;
+            }
+            tablebase::reload();
+            tablebase::preload(&[Variant::Russian]);
+        });
+    if let Err(e) = spawned {
+        warn!("cannot start building the endgame tables: {e}");
+    }
+}
+
+/// The tables' verdict on a game's position, when they hold it and are already read.
+pub fn verdict(game: &Game) -> Option<Probe> {
+    if game.position().piece_count() > 7 {
+        return None;
+    }
+    let Some(tb) = tablebase::ready(game.variant()) else {
+        if building().is_none() {
+            tablebase::request(game.variant());
+        }
+        return None;
+    };
+    tb.probe_game(game)
+}
