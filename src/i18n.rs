@@ -116,6 +116,16 @@ texts! {
     Puzzles => "Puzzles", "Комбинации";
     PuzzleTryAgain => "Not this move: try again", "Не этот ход: попробуйте ещё раз";
     PuzzleSolved => "Solved!", "Решено!";
+    EndingLetsWinGo => "That move lets the win go: try another", "Этот ход упускает выигрыш: попробуйте другой";
+    Endings => "Endings", "Окончания";
+    EndingsIntro => "Win before the counting rules draw; the computer defends perfectly (endgame tables).", "Выиграйте, пока правила подсчёта ходов не дали ничью; компьютер защищается безошибочно (база окончаний).";
+    EndingsNotReady => "The endgame tables are not ready yet.", "База окончаний ещё не готова.";
+    EndingPetrov => "Three kings against one (Petrov's triangle)", "Три дамки против одной (треугольник Петрова)";
+    EndingTwoKingsMan => "Two kings and a man against a king", "Две дамки и шашка против дамки";
+    EndingKingTwoMen => "King and two men against a king", "Дамка и две шашки против дамки";
+    EndingKingManPair => "King and man against king and man", "Дамка и шашка против дамки и шашки";
+    EndingGiveawayKing => "Giveaway: a king against two kings", "Поддавки: дамка против двух дамок";
+    EndingGiveawayKingMan => "Giveaway: king and man against a king", "Поддавки: дамка и шашка против дамки";
     PuzzleShown => "The solution was shown", "Показано решение";
     PuzzleHint => "Hint", "Подсказка";
     PuzzleShowSolution => "Show the solution", "Показать решение";

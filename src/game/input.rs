@@ -187,9 +187,13 @@ fn handle_clicks(
             }
             ClickResult::Deselect => *selection = Selection::default(),
             ClickResult::Extend(hop) => selection.hops.push(hop),
-            ClickResult::Play(mv) if !puzzles.allows(rules.game.ply(), &mv) => {
+            ClickResult::Play(mv) if !puzzles.allows(&rules.game, &mv) => {
                 *selection = Selection::default();
-                status.say(Text::PuzzleTryAgain);
+                status.say(if puzzles.ending.is_some() {
+                    Text::EndingLetsWinGo
+                } else {
+                    Text::PuzzleTryAgain
+                });
                 cues.write(Cue::Refused);
             }
             ClickResult::Play(mv) => {
@@ -239,7 +243,7 @@ fn update_highlights(
         if legal.first().is_some_and(Move::is_capture) {
             next.must_capture = next.movable.clone();
         }
-        if let Some(hint) = analysis.hint.or(puzzles.hint(game.ply())) {
+        if let Some(hint) = analysis.hint.or(puzzles.hint(game)) {
             next.hint = std::iter::once(hint.from())
                 .chain(hint.path().iter().copied())
                 .collect();

@@ -2,13 +2,18 @@
 //! solver's moves on the board, the opponent's replies are played by the game, a wrong
 //! move is refused with "try again", a hint lights the next move, and the solution can
 //! be shown. The collections are `assets/puzzles/*.tsv` (made by `shashki puzzles`).
+//!
+//! The endgame trainer works the same way with a classic ending from the endgame tables:
+//! the player must win before the counting rules draw, any move that keeps the win is
+//! accepted, one that lets it go is refused, and the computer defends perfectly.
 
 use super::animation::Animator;
 use super::rules::{NewGame, PlayMove, Player, Rules, Setup, Start, Status};
 use super::{AppState, GameSet};
 use crate::ai::puzzle::{Puzzle, read_puzzles};
+use crate::ai::tablebase::endings::{self, Ending};
 use crate::i18n::Text;
-use crate::rules::{Move, Variant};
+use crate::rules::{Color, Game, Move, Variant};
 use bevy::prelude::*;
 
 const RUSSIAN: &str = include_str!("../../assets/puzzles/russian.tsv");
@@ -40,8 +45,22 @@ pub enum PuzzleCommand {
     Hint,
     /// Play the rest of the solution.
     ShowSolution,
+    /// Start an ending of the trainer.
+    StartEnding(Ending),
     /// Leave the puzzle (the position stays on the board).
     Leave,
+}
+
+/// The ending of the trainer on the board (White, the player, to win).
+#[derive(Clone, Debug)]
+pub struct ActiveEnding {
+    pub ending: Ending,
+    /// The hint is shown at this ply.
+    pub hint_at: Option<usize>,
+    pub showing: bool,
+    pub solved: bool,
+    since_move: f32,
+    started: bool,
 }
 
 /// The puzzle on the board.
@@ -78,6 +97,7 @@ pub struct Puzzles {
     pub russian: Vec<Puzzle>,
     pub giveaway: Vec<Puzzle>,
     pub active: Option<Active>,
+    pub ending: Option<ActiveEnding>,
     /// Puzzles solved in this run that the settings do not hold yet (the window saves
     /// them): ids as [`puzzle_id`] gives them.
     pub newly_solved: Vec<String>,
@@ -89,6 +109,7 @@ impl Default for Puzzles {
             russian: collection(Variant::Russian),
             giveaway: collection(Variant::Giveaway),
             active: None,
+            ending: None,
             newly_solved: Vec::new(),
         }
     }
@@ -103,17 +124,33 @@ impl Puzzles {
     }
 
     /// Whether `mv` may be played now: always outside a puzzle; inside, only the
-    /// solution's move.
-    pub fn allows(&self, ply: usize, mv: &Move) -> bool {
+    /// solution's move; in an ending of the trainer, a move that keeps the win.
+    pub fn allows(&self, game: &Game, mv: &Move) -> bool {
+        if let Some(e) = &self.ending
+            && !e.solved
+            && !e.showing
+            && game.side_to_move() == Color::White
+            && let Some(tb) = crate::ai::tablebase::ready(game.variant())
+        {
+            return endings::keeps_win(&tb, game, mv);
+        }
         match &self.active {
-            Some(a) if !a.solved && !a.showing => a.expected(ply) == Some(*mv),
+            Some(a) if !a.solved && !a.showing => a.expected(game.ply()) == Some(*mv),
             _ => true,
         }
     }
 
-    /// The move the hint lights, if one was asked for at this ply.
-    pub fn hint(&self, ply: usize) -> Option<Move> {
+    /// The move the hint lights, if one was asked for at this position.
+    pub fn hint(&self, game: &Game) -> Option<Move> {
+        if let Some(e) = &self.ending {
+            if e.hint_at != Some(game.ply()) {
+                return None;
+            }
+            let tb = crate::ai::tablebase::ready(game.variant())?;
+            return endings::best_move(&tb, game);
+        }
         let a = self.active.as_ref()?;
+        let ply = game.ply();
         (a.hint_at == Some(ply)).then(|| a.expected(ply)).flatten()
     }
 }
@@ -152,6 +189,7 @@ fn take_commands(
                     start: Start::Position(puzzle.start),
                 });
                 next_state.set(AppState::Playing);
+                puzzles.ending = None;
                 puzzles.active = Some(Active {
                     variant: *variant,
                     index: *index,
@@ -163,8 +201,33 @@ fn take_commands(
                     started: false,
                 });
             }
+            PuzzleCommand::StartEnding(ending) => {
+                new_games.write(NewGame {
+                    setup: Setup {
+                        variant: ending.theme.variant(),
+                        white: Player::Human,
+                        black: Player::Human,
+                    },
+                    start: Start::Position(ending.start),
+                });
+                next_state.set(AppState::Playing);
+                puzzles.active = None;
+                puzzles.ending = Some(ActiveEnding {
+                    ending: ending.clone(),
+                    hint_at: None,
+                    showing: false,
+                    solved: false,
+                    since_move: 0.0,
+                    started: false,
+                });
+            }
             PuzzleCommand::Hint => {
                 let ply = rules.game.ply();
+                if let Some(e) = puzzles.ending.as_mut()
+                    && rules.game.side_to_move() == Color::White
+                {
+                    e.hint_at = Some(ply);
+                }
                 if let Some(a) = puzzles.active.as_mut()
                     && a.solver_turn(ply)
                 {
@@ -172,13 +235,21 @@ fn take_commands(
                 }
             }
             PuzzleCommand::ShowSolution => {
+                if let Some(e) = puzzles.ending.as_mut()
+                    && !e.solved
+                {
+                    e.showing = true;
+                }
                 if let Some(a) = puzzles.active.as_mut()
                     && !a.solved
                 {
                     a.showing = true;
                 }
             }
-            PuzzleCommand::Leave => puzzles.active = None,
+            PuzzleCommand::Leave => {
+                puzzles.active = None;
+                puzzles.ending = None;
+            }
         }
     }
 }
@@ -194,6 +265,10 @@ fn follow_the_board(
     mut status: ResMut<Status>,
 ) {
     let puzzles = &mut *puzzles;
+    if puzzles.ending.is_some() {
+        follow_the_ending(&time, &rules, &animator, puzzles, &mut play, &mut status);
+        return;
+    }
     let Some(active) = puzzles.active.as_mut() else {
         return;
     };
@@ -230,5 +305,49 @@ fn follow_the_board(
     {
         play.write(PlayMove(mv));
         active.since_move = 0.0;
+    }
+}
+
+/// The trainer's ending: the computer's perfect defence (and the shown solution), and the
+/// end of the exercise.
+fn follow_the_ending(
+    time: &Time,
+    rules: &Rules,
+    animator: &Animator,
+    puzzles: &mut Puzzles,
+    play: &mut MessageWriter<PlayMove>,
+    status: &mut Status,
+) {
+    let Some(e) = puzzles.ending.as_mut() else {
+        return;
+    };
+    let game = &rules.game;
+    if *game.start_position() != e.ending.start || game.variant() != e.ending.theme.variant() {
+        if e.started {
+            puzzles.ending = None;
+        }
+        return;
+    }
+    e.started = true;
+    if rules.is_changed() {
+        e.since_move = 0.0;
+    }
+    e.since_move += time.delta_secs();
+    if let Some(outcome) = game.outcome() {
+        if outcome.winner() == Some(Color::White) && !e.solved && !e.showing {
+            e.solved = true;
+            status.say(Text::PuzzleSolved);
+        }
+        return;
+    }
+    let auto = e.showing || game.side_to_move() != Color::White;
+    if auto
+        && !animator.is_busy()
+        && e.since_move >= REPLY_DELAY
+        && let Some(tb) = crate::ai::tablebase::ready(game.variant())
+        && let Some(mv) = endings::best_move(&tb, game)
+    {
+        play.write(PlayMove(mv));
+        e.since_move = 0.0;
     }
 }

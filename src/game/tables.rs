@@ -95,3 +95,47 @@ pub fn verdict(game: &Game) -> Option<Probe> {
     };
     tb.probe_game(game)
 }
+
+/// The trainer's endings of each variant, once found (searching a table takes a moment,
+/// so it runs on its own thread).
+static ENDINGS: Mutex<Vec<(Variant, Vec<tablebase::endings::Ending>)>> = Mutex::new(Vec::new());
+static FINDING: Mutex<Vec<Variant>> = Mutex::new(Vec::new());
+
+/// Endings of each theme the trainer offers.
+const ENDINGS_PER_THEME: usize = 5;
+
+/// The trainer's endings of a variant, or `None` until the tables are read and the
+/// endings found (the first call starts finding them).
+pub fn endings(variant: Variant) -> Option<Vec<tablebase::endings::Ending>> {
+    if let Ok(found) = ENDINGS.try_lock()
+        && let Some((_, e)) = found.iter().find(|(v, _)| *v == variant)
+    {
+        return Some(e.clone());
+    }
+    let Some(tb) = tablebase::ready(variant) else {
+        if building().is_none() {
+            tablebase::request(variant);
+        }
+        return None;
+    };
+    let Ok(mut finding) = FINDING.try_lock() else {
+        return None;
+    };
+    if finding.contains(&variant) {
+        return None;
+    }
+    finding.push(variant);
+    let _ = std::thread::Builder::new()
+        .name("tablebase-endings".into())
+        .spawn(move || {
+            super::ai::yield_to_drawing();
+            let mut all = Vec::new();
+            for theme in tablebase::endings::Theme::ALL {
+                all.extend(tablebase::endings::endings(&tb, theme, ENDINGS_PER_THEME));
+            }
+            if let Ok(mut found) = ENDINGS.lock() {
+                found.push((variant, all));
+            }
+        });
+    None
+}

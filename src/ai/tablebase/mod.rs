@@ -10,6 +10,7 @@
 //! when its loss needs d <= L, and otherwise the game is a draw. See README.md,
 //! "Endgame tablebases", for the rules each material uses and what is approximated.
 
+pub mod endings;
 mod file;
 mod generate;
 pub mod index;

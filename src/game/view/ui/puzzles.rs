@@ -2,11 +2,12 @@
 //! puzzle on the board with its task, hint, solution and next puzzle.
 
 use super::Windows;
+use crate::ai::tablebase::endings::{Ending, Theme};
 use crate::game::Language;
 use crate::game::persist::Persist;
 use crate::game::puzzles::{PuzzleCommand, Puzzles, puzzle_id};
 use crate::i18n::{self, Text, tr};
-use crate::rules::Variant;
+use crate::rules::{Color, Variant};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use std::collections::HashSet;
@@ -15,6 +16,25 @@ use std::collections::HashSet;
 #[derive(Resource, Default)]
 pub(super) struct PuzzleForm {
     variant: Variant,
+    /// How many endings of each theme were started (the next one is the next of the list).
+    ending_turn: usize,
+}
+
+fn theme_name(theme: Theme) -> Text {
+    match theme {
+        Theme::PetrovTriangle => Text::EndingPetrov,
+        Theme::TwoKingsAndManVsKing => Text::EndingTwoKingsMan,
+        Theme::KingAndTwoMenVsKing => Text::EndingKingTwoMen,
+        Theme::KingAndManVsKingAndMan => Text::EndingKingManPair,
+        Theme::GiveawayKingVsTwoKings => Text::EndingGiveawayKing,
+        Theme::GiveawayKingAndManVsKing => Text::EndingGiveawayKingMan,
+    }
+}
+
+/// The next ending of a theme after the `turn`-th.
+fn ending_of(list: &[Ending], theme: Theme, turn: usize) -> Option<Ending> {
+    let of_theme: Vec<&Ending> = list.iter().filter(|e| e.theme == theme).collect();
+    (!of_theme.is_empty()).then(|| of_theme[turn % of_theme.len()].clone())
 }
 
 /// The first puzzle of `level` not in `solved` after `after` (wrapping), else the first.
@@ -99,7 +119,53 @@ fn show(
         .max_width(240.0)
         .anchor(egui::Align2::LEFT_TOP, [8.0, 48.0])
         .show(ctx, |ui| {
-            if let Some(active) = &puzzles.active {
+            if let Some(e) = &puzzles.ending {
+                let theme = e.ending.theme;
+                ui.strong(i18n::puzzle_task(
+                    lang,
+                    Color::White,
+                    crate::ai::puzzle::Goal::Win,
+                    theme.variant(),
+                ));
+                ui.small(t(theme_name(theme)));
+                ui.small(t(Text::EndingsIntro));
+                if e.solved {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(120, 220, 120),
+                        t(Text::PuzzleSolved),
+                    );
+                } else if e.showing {
+                    ui.label(t(Text::PuzzleShown));
+                }
+                ui.horizontal_wrapped(|ui| {
+                    let busy = e.solved || e.showing;
+                    if ui
+                        .add_enabled(!busy, egui::Button::new(t(Text::PuzzleHint)))
+                        .clicked()
+                    {
+                        commands.write(PuzzleCommand::Hint);
+                    }
+                    if ui
+                        .add_enabled(!busy, egui::Button::new(t(Text::PuzzleShowSolution)))
+                        .clicked()
+                    {
+                        commands.write(PuzzleCommand::ShowSolution);
+                    }
+                    if ui.button(t(Text::PuzzleNext)).clicked()
+                        && let Some(list) = crate::game::tables::endings(theme.variant())
+                    {
+                        form.ending_turn += 1;
+                        if let Some(next) = ending_of(&list, theme, form.ending_turn) {
+                            commands.write(PuzzleCommand::StartEnding(next));
+                            started = true;
+                        }
+                    }
+                    if ui.button(t(Text::PuzzleLeave)).clicked() {
+                        commands.write(PuzzleCommand::Leave);
+                    }
+                });
+                ui.separator();
+            } else if let Some(active) = &puzzles.active {
                 let p = &active.puzzle;
                 let list = puzzles.of(active.variant);
                 let of_level: Vec<usize> = (0..list.len())
@@ -187,6 +253,29 @@ fn show(
                         started = true;
                     }
                 });
+            }
+            ui.separator();
+            ui.strong(t(Text::Endings));
+            match crate::game::tables::endings(form.variant) {
+                None => {
+                    ui.small(t(Text::EndingsNotReady));
+                }
+                Some(list) => {
+                    for theme in Theme::ALL
+                        .into_iter()
+                        .filter(|th| th.variant() == form.variant)
+                    {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(t(theme_name(theme)));
+                            if ui.small_button(t(Text::PuzzlePlay)).clicked()
+                                && let Some(e) = ending_of(&list, theme, form.ending_turn)
+                            {
+                                commands.write(PuzzleCommand::StartEnding(e));
+                                started = true;
+                            }
+                        });
+                    }
+                }
             }
         });
     windows.puzzles &= open;
