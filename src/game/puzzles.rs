@@ -266,7 +266,16 @@ fn follow_the_board(
 ) {
     let puzzles = &mut *puzzles;
     if puzzles.ending.is_some() {
-        follow_the_ending(&time, &rules, &animator, puzzles, &mut play, &mut status);
+        let changed = rules.is_changed();
+        follow_the_ending(
+            &time,
+            &rules,
+            changed,
+            &animator,
+            puzzles,
+            &mut play,
+            &mut status,
+        );
         return;
     }
     let Some(active) = puzzles.active.as_mut() else {
@@ -313,6 +322,7 @@ fn follow_the_board(
 fn follow_the_ending(
     time: &Time,
     rules: &Rules,
+    changed: bool,
     animator: &Animator,
     puzzles: &mut Puzzles,
     play: &mut MessageWriter<PlayMove>,
@@ -329,7 +339,7 @@ fn follow_the_ending(
         return;
     }
     e.started = true;
-    if rules.is_changed() {
+    if changed {
         e.since_move = 0.0;
     }
     e.since_move += time.delta_secs();
