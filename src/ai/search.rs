@@ -478,6 +478,26 @@ impl Run<'_> {
         })
     }
 
+    /// Whether the current position occurred twice before in the game and search path
+    /// (so that it is now drawn by 7.2.3).
+    fn occurred_twice(&self) -> bool {
+        let n = self.keys.len() - 1;
+        let window = (self.reversible[n] as usize).min(n);
+        let key = self.keys[n];
+        let mut seen = 0;
+        let mut i = 4;
+        while i <= window {
+            if self.keys[n - i] == key {
+                seen += 1;
+                if seen == 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
     /// Draw by repetition (once within the game and search path is enough) or by a
     /// counting rule running out inside the search.
     fn is_draw(&self, pos: &Position, ply: usize) -> bool {
@@ -536,13 +556,18 @@ impl Run<'_> {
             return 0;
         }
         self.pv[ply].clear();
+        // The tables know the counting rules; of repetition only the rule itself applies
+        // there (a third occurrence draws), since a winning line never repeats.
+        if pos.piece_count() <= self.tb_pieces {
+            if self.occurred_twice() {
+                return 0;
+            }
+            if let Some(s) = self.probe(pos, ply) {
+                return s;
+            }
+        }
         if self.is_draw(pos, ply) {
             return 0;
-        }
-        if pos.piece_count() <= self.tb_pieces
-            && let Some(s) = self.probe(pos, ply)
-        {
-            return s;
         }
         let capture = pos.has_capture();
         if !capture && depth <= 0 {

@@ -46,6 +46,9 @@ pub enum TablebaseCommand {
         pdn: PathBuf,
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Also print, for each won ending not converted, the move that let the win go.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Check every stored position against its successors.
     Verify {
@@ -184,7 +187,7 @@ pub fn run(cmd: TablebaseCommand) -> Result<(), String> {
             println!("{word} {} {rule}", p.plies);
             Ok(())
         }
-        TablebaseCommand::Audit { pdn, dir } => audit(&pdn, &dir_or_default(dir)),
+        TablebaseCommand::Audit { pdn, dir, verbose } => audit(&pdn, &dir_or_default(dir), verbose),
         TablebaseCommand::Verify {
             variant,
             dir,
@@ -226,7 +229,7 @@ pub fn run(cmd: TablebaseCommand) -> Result<(), String> {
 
 /// Per player (the PDN's White and Black tags): endings the tables called won for that
 /// player and the games that player then won, and endings called drawn that it lost.
-fn audit(pdn: &std::path::Path, dir: &std::path::Path) -> Result<(), String> {
+fn audit(pdn: &std::path::Path, dir: &std::path::Path, verbose: bool) -> Result<(), String> {
     use std::collections::BTreeMap;
     let games = crate::rules::pdn::read_pdn_file(pdn)
         .map_err(|e| format!("cannot read {}: {e}", pdn.display()))?;
@@ -268,6 +271,9 @@ fn audit(pdn: &std::path::Path, dir: &std::path::Path) -> Result<(), String> {
                 let row = by_player.entry(names[side.index()].clone()).or_default();
                 row[0] += 1;
                 row[1] += (winner == Some(side)) as u32;
+                if verbose && winner != Some(side) {
+                    report_lost_win(tb, record, game.ply(), side);
+                }
             }
             Some(None) => {
                 for name in &names {
@@ -288,4 +294,48 @@ fn audit(pdn: &std::path::Path, dir: &std::path::Path) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// Prints where a won ending stopped being won: the position, its counters and the move.
+fn report_lost_win(
+    tb: &Tablebase,
+    record: &crate::rules::pdn::PdnGame,
+    from: usize,
+    side: crate::rules::Color,
+) {
+    let variant = record.variant();
+    let mut game = Game::from_position(variant, *record.game.start_position());
+    for (ply, mv) in record.game.moves().iter().enumerate() {
+        if ply >= from {
+            let before = tb.probe_game(&game);
+            let mut after = game.clone();
+            if after.play(mv).is_err() {
+                return;
+            }
+            let still = match after.outcome() {
+                Some(o) => o.winner() == Some(side),
+                None => tb.probe_game(&after).is_some_and(|p| {
+                    (p.wdl == Wdl::Win) == (after.side_to_move() == side) && p.wdl != Wdl::Draw
+                }),
+            };
+            if !still {
+                let c = game.counters();
+                println!(
+                    "  game {:?}: ply {} {} (counters {} {}, {:?}) {mv} lets the win go: before {:?}, after {:?}",
+                    record.tag("Round"),
+                    ply + 1,
+                    game.position().to_fen(),
+                    c.reversible,
+                    c.balance,
+                    c.balance_first_mover,
+                    before,
+                    tb.probe_game(&after)
+                );
+                return;
+            }
+        }
+        if game.play(mv).is_err() {
+            return;
+        }
+    }
 }

@@ -344,3 +344,29 @@ fn the_trainers_endings_are_won_by_the_tables_moves_within_the_count() {
         }
     }
 }
+
+#[test]
+fn a_won_ending_is_kept_where_the_winning_move_repeats_a_position() {
+    // A match game: White's king went g7-h8 two moves ago, so the only move that keeps the
+    // win (h8-g7, win in 3 plies) makes a position for the second time. That is no draw
+    // (7.2.3 needs a third), and the engine must play it.
+    let moves = "g3-h4 d6-e5 f2-g3 e7-d6 e3-f4 b6-c5 c3-b4 a7-b6 d2-e3 e5-d4 b4-a5 d4:f2 g1:e3 f8-e7 b2-c3 b8-a7 c3-b4 f6-g5 h4:f6 g7:e5 a1-b2 h8-g7 b2-c3 g7-f6 e1-d2 h6-g5 f4:h6 c5-d4 e3:c5 b6:b2 b4-c5 d6:b4 a5:a1 a7-b6 a1-b2 b6-c5 d2-e3 e5-f4 g3:g7 e7-f6 g7:e5 c5-b4 a3:c5 c7-d6 c5:e7 d8:f2 c1-d2 f2-g1 b2-c3 g1-c5 d2-e3 c5:f2 h6-g7 f2-h4 c3-d4 h4-e7 d4-e5 e7-f8 g7-h8 f8-e7 h8-g7 e7-a3 g7-f6 a3-f8 h2-g3 f8-b4 f6-h8 b4-f8 g3-h4 f8-a3 h4-g5 a3-f8 g5-f6 f8-c5 h8-g7 c5-b6 e5-d6 b6-d8 d6-e7 d8-b6 g7-h8 b6-d8";
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let game = shashki::rules::Game::replay(Variant::Russian, Position::start(), &moves).unwrap();
+    assert_eq!(game.position().to_fen(), "W:We7,f6,Kh8:BKd8");
+    let tb = tables(Variant::Russian);
+    let probe = tb.probe_game(&game).unwrap();
+    assert_eq!((probe.wdl, probe.plies), (Wdl::Win, 3));
+    let mut ai = shashki::ai::Ai::with_table(16);
+    ai.set_tablebases(shashki::ai::TablebaseSource::Own(tb.clone()));
+    let stop = AtomicBool::new(false);
+    let limits = shashki::ai::Limits {
+        depth: Some(8),
+        nodes: None,
+        time: None,
+    };
+    let r = ai.search(&game, &limits, &stop);
+    let best = r.best.unwrap();
+    assert!(tablebase::endings::keeps_win(&tb, &game, &best), "{best}");
+    assert!(shashki::ai::is_tablebase_score(r.score), "{}", r.score);
+}
