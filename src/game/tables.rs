@@ -31,6 +31,16 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn start_build() {
+    build_in_background(BUILT_AT_START);
+}
+
+/// Builds (or reads back) every table of both variants up to `pieces` pieces on a
+/// thread of low priority, then makes the engines use them. Does nothing while a build
+/// runs.
+pub fn build_in_background(pieces: u32) {
+    if building().is_some() {
+        return;
+    }
     let dir = crate::store::Store::open().tablebase_dir();
     tablebase::use_dir(&dir);
     let spawned = std::thread::Builder::new()
@@ -42,30 +52,20 @@ fn start_build() {
             let variants = [Variant::Russian, Variant::Giveaway];
             let per_variant: Vec<usize> = variants
                 .iter()
-                .map(|&v| {
-                    (2..=BUILT_AT_START)
-                        .map(|n| tablebase::keys_with(v, n).len())
-                        .sum()
-                })
+                .map(|&v| (2..=pieces).map(|n| tablebase::keys_with(v, n).len()).sum())
                 .collect();
             let total: usize = per_variant.iter().sum();
+            if let Ok(mut g) = PROGRESS.lock() {
+                *g = Some((0, total));
+            }
             let mut before = 0;
             for (i, &variant) in variants.iter().enumerate() {
-                let result = tablebase::build(
-                    variant,
-                    BUILT_AT_START,
-                    threads,
-                    Some(&dir),
-                    &stop,
-                    &mut |p| {
-                        // Tables read back from an earlier start are not worth a bar.
-                        if !p.from_file
-                            && let Ok(mut g) = PROGRESS.lock()
-                        {
+                let result =
+                    tablebase::build(variant, pieces, threads, Some(&dir), &stop, &mut |p| {
+                        if let Ok(mut g) = PROGRESS.lock() {
                             *g = Some((before + p.done, total));
                         }
-                    },
-                );
+                    });
                 if let Err(e) = result {
                     warn!("endgame tables of {variant}: {e}");
                 }

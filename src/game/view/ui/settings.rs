@@ -142,6 +142,24 @@ pub(super) fn window(
                     });
                     ui.end_row();
                 });
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                ui.label(t(Text::EndgameTables));
+                match crate::game::tables::building() {
+                    Some((done, total)) => {
+                        ui.weak(crate::i18n::tables_building_text(lang, done, total));
+                    }
+                    None => {
+                        if ui
+                            .button(t(Text::BuildSixPieceTables))
+                            .on_hover_text(t(Text::BuildSixPieceHint))
+                            .clicked()
+                        {
+                            crate::game::tables::build_in_background(6);
+                        }
+                    }
+                }
+            });
             if changed && let Some(persist) = persist.as_mut() {
                 persist.settings.language = language.0;
                 persist.save_settings();
