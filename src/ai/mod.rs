@@ -276,6 +276,27 @@ impl Ai {
         if game.outcome().is_some() {
             return (SearchResult::default(), Vec::new());
         }
+        // A won or lost position the tables hold: their move, the quickest conversion.
+        if let Some(tb) = params.tablebase
+            && let Some((mv, wdl, d)) = tb.best_move(game)
+        {
+            let s = TB_WIN - d as i32;
+            let score = if wdl == tablebase::Wdl::Win { s } else { -s };
+            let result = SearchResult {
+                best: Some(mv),
+                score,
+                depth: 1,
+                nodes: 1,
+                pv: vec![mv],
+            };
+            on_info(&result);
+            let root = vec![search::RootMove {
+                mv,
+                score,
+                exact: true,
+            }];
+            return (result, root);
+        }
         let history = game_history(game);
         let pos = game.position();
         let done = AtomicBool::new(false);

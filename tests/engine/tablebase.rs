@@ -370,3 +370,37 @@ fn a_won_ending_is_kept_where_the_winning_move_repeats_a_position() {
     assert!(tablebase::endings::keeps_win(&tb, &game, &best), "{best}");
     assert!(shashki::ai::is_tablebase_score(r.score), "{}", r.score);
 }
+
+#[test]
+fn a_won_ending_with_men_is_converted_not_shuffled() {
+    // A match game where the winning side, offered a man move that wins at once, kept
+    // moving its king to positions "closer" to the next conversion and repeated them
+    // into a draw. The tables' root move converts.
+    let moves = "c3-d4 d6-c5 g3-h4 b6-a5 d4:b6 a7:c5 b2-c3 c7-d6 c1-b2 b8-c7 c3-b4 a5:c3 b2:b6 c7:a5 a1-b2 f6-g5 h4:f6 g7:e5 b2-c3 h8-g7 h2-g3 g7-f6 a3-b4 f6-g5 e3-d4 g5-h4 d4:f6 e7:g5 d2-e3 f8-e7 e3-d4 d6-e5 d4:f6 e7-d6 f6-e7 d6:f8 e1-d2 d8-c7 d2-e3 c7-d6 e3-d4 f8-e7 d4-c5 d6-e5 c3-d4 a5:c3 d4:d8 c3-d2 c5-d6 d2-e1 d8-a5 g5-f4 g3:e5 e1:g3 a5-b6 g3-h2 b6-a7 h6-g5 a7-b8 h4-g3 b8-a7 g3-f2 g1:e3 h2-g1 a7-d4 g1-h2 d4-c5 h2-g1 e3-d4 g1-h2 e5-f6 h2:b8 f6:h4 b8-a7 h4-g5 a7-b8 g5-h6 b8-a7 h6-g7 a7-b8 c5-e7 b8-g3 e7-f8 g3-f2 d4-e5 f2-g3";
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let mut game =
+        shashki::rules::Game::replay(Variant::Russian, Position::start(), &moves).unwrap();
+    let tb = tables(Variant::Russian);
+    assert_eq!(tb.probe_game(&game).map(|p| p.wdl), Some(Wdl::Win));
+    let mut ai = shashki::ai::Ai::with_table(16);
+    ai.set_tablebases(shashki::ai::TablebaseSource::Own(tb.clone()));
+    let stop = AtomicBool::new(false);
+    let limits = shashki::ai::Limits {
+        depth: Some(6),
+        nodes: None,
+        time: None,
+    };
+    for _ in 0..120 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let mv = ai.search(&game, &limits, &stop).best.unwrap();
+        game.play(&mv).unwrap();
+    }
+    assert_eq!(
+        game.outcome().and_then(|o| o.winner()),
+        Some(shashki::rules::Color::White),
+        "{:?}",
+        game.outcome()
+    );
+}

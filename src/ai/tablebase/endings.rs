@@ -131,36 +131,24 @@ pub fn endings(tb: &Tablebase, theme: Theme, count: usize) -> Vec<Ending> {
     out
 }
 
-/// The tables' move: the quickest win, the longest defence, a draw where there is one.
-/// `None` when the tables do not hold the position or the game is over.
+/// The tables' move: the quickest win, the longest defence, a draw where there is one
+/// (see [`Tablebase::best_move`]). `None` when the tables do not hold the position or the
+/// game is over.
 pub fn best_move(tb: &Tablebase, game: &Game) -> Option<Move> {
+    if let Some((mv, _, _)) = tb.best_move(game) {
+        return Some(mv);
+    }
+    // A drawn position: any move that keeps the draw.
     tb.probe_game(game)?;
     let mover = game.side_to_move();
-    let mut best: Option<(i64, Move)> = None;
-    for mv in game.legal_moves() {
+    game.legal_moves().into_iter().find(|mv| {
         let mut after = game.clone();
-        if after.play(&mv).is_err() {
-            continue;
-        }
-        // Higher is better for the mover.
-        let score = match after.outcome() {
-            Some(o) if o.winner() == Some(mover) => 1_000,
-            Some(o) if o.winner().is_some() => -1_000,
-            Some(_) => 0,
-            None => match tb.probe_game(&after) {
-                Some(p) => match p.wdl {
-                    Wdl::Loss => 500 - p.plies as i64,
-                    Wdl::Draw => 0,
-                    Wdl::Win => -500 + p.plies as i64,
-                },
-                None => 0,
-            },
-        };
-        if best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, mv));
-        }
-    }
-    best.map(|(_, m)| m)
+        after.play(mv).is_ok()
+            && match after.outcome() {
+                Some(o) => o.winner() != Some(mover.opposite()),
+                None => tb.probe_game(&after).is_some_and(|p| p.wdl != Wdl::Win),
+            }
+    })
 }
 
 /// Whether the side to move keeps the win it had by playing `mv` (for the trainer: a

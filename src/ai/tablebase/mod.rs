@@ -314,6 +314,63 @@ impl Tablebase {
         })
     }
 
+    /// The tables' move in a game's position that they hold and call won or lost: the
+    /// quickest win (a move that converts now, a capture, promotion or man move leading to
+    /// a won table, counts one ply; a move inside the table one more than its child's
+    /// distance), or the longest defence. `None` for a drawn position (any drawing move
+    /// will do, and the search chooses among them) or one the tables do not hold.
+    pub fn best_move(&self, game: &Game) -> Option<(crate::rules::Move, Wdl, u32)> {
+        let root = self.probe_game(game)?;
+        if root.wdl == Wdl::Draw {
+            return None;
+        }
+        let pos = game.position();
+        let m = Material::of(pos);
+        let key = TableKey {
+            material: m.canonical(),
+            diagonal: game.counters().lone_king_on_long_diagonal
+                && has_diagonal_flag(self.variant, m.canonical()),
+        };
+        let kind = counting(self.variant, key);
+        let mover = game.side_to_move();
+        let mut best: Option<(i64, crate::rules::Move, Wdl, u32)> = None;
+        for mv in game.legal_moves() {
+            let mut after = game.clone();
+            if after.play(&mv).is_err() {
+                continue;
+            }
+            let man = pos.men(mover) & mv.from().mask() != 0;
+            // A move that stays inside the position's table (see `generate`).
+            let inside = !mv.is_capture() && !mv.promotes() && (!man || kind == Counting::Balance);
+            let (wdl, d) = match after.outcome() {
+                Some(o) if o.winner() == Some(mover) => (Wdl::Win, 1),
+                Some(o) if o.winner().is_some() => (Wdl::Loss, 1),
+                Some(_) => (Wdl::Draw, 0),
+                None => match self.probe_game(&after) {
+                    Some(p) => {
+                        let d = if inside { p.plies + 1 } else { 1 };
+                        match p.wdl {
+                            Wdl::Loss => (Wdl::Win, d),
+                            Wdl::Win => (Wdl::Loss, d),
+                            Wdl::Draw => (Wdl::Draw, 0),
+                        }
+                    }
+                    None => continue,
+                },
+            };
+            // Higher is better for the mover.
+            let rank = match wdl {
+                Wdl::Win => 1_000 - d as i64,
+                Wdl::Draw => 0,
+                Wdl::Loss => -1_000 + d as i64,
+            };
+            if best.as_ref().is_none_or(|b| rank > b.0) {
+                best = Some((rank, mv, wdl, d));
+            }
+        }
+        best.map(|(_, mv, wdl, d)| (mv, wdl, d))
+    }
+
     /// The value of a game's current position.
     pub fn probe_game(&self, game: &Game) -> Option<Probe> {
         if game.variant() != self.variant || game.outcome().is_some() {
