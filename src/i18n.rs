@@ -120,7 +120,7 @@ texts! {
     Endings => "Endings", "Окончания";
     EndgameTables => "Endgame tables", "База окончаний";
     BuildSixPieceTables => "Build the 6-piece endings", "Построить окончания из 6 шашек";
-    BuildSixPieceHint => "About an hour a variant on two cores and 4-5 GB of memory while it runs; play goes on meanwhile.", "Около часа на вариант на двух ядрах и 4-5 ГБ памяти во время построения; игра при этом продолжается.";
+    BuildSixPieceHint => "About half an hour a variant on one core, 3 GB of memory while it runs and 0.8 GB on disk; play goes on meanwhile.", "Около получаса на вариант на одном ядре, 3 ГБ памяти во время построения и 0,8 ГБ на диске; игра при этом продолжается.";
     EndingsIntro => "Win before the counting rules draw; the computer defends perfectly (endgame tables).", "Выиграйте, пока правила подсчёта ходов не дали ничью; компьютер защищается безошибочно (база окончаний).";
     EndingsNotReady => "The endgame tables are not ready yet.", "База окончаний ещё не готова.";
     EndingPetrov => "Three kings against one (Petrov's triangle)", "Три дамки против одной (треугольник Петрова)";
