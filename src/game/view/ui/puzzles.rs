@@ -59,6 +59,47 @@ fn next_of_level(
         .or(of_level.first().copied())
 }
 
+/// The state line and the buttons a puzzle and an ending share (hint, solution, next,
+/// leave); true when "Next" was clicked.
+fn controls(
+    ui: &mut egui::Ui,
+    lang: crate::i18n::Lang,
+    solved: bool,
+    showing: bool,
+    commands: &mut MessageWriter<PuzzleCommand>,
+) -> bool {
+    let t = |k| tr(lang, k);
+    if solved {
+        ui.colored_label(
+            egui::Color32::from_rgb(120, 220, 120),
+            t(Text::PuzzleSolved),
+        );
+    } else if showing {
+        ui.label(t(Text::PuzzleShown));
+    }
+    let mut next = false;
+    ui.horizontal_wrapped(|ui| {
+        let busy = solved || showing;
+        if ui
+            .add_enabled(!busy, egui::Button::new(t(Text::PuzzleHint)))
+            .clicked()
+        {
+            commands.write(PuzzleCommand::Hint);
+        }
+        if ui
+            .add_enabled(!busy, egui::Button::new(t(Text::PuzzleShowSolution)))
+            .clicked()
+        {
+            commands.write(PuzzleCommand::ShowSolution);
+        }
+        next = ui.button(t(Text::PuzzleNext)).clicked();
+        if ui.button(t(Text::PuzzleLeave)).clicked() {
+            commands.write(PuzzleCommand::Leave);
+        }
+    });
+    next
+}
+
 pub(super) fn window(
     mut contexts: EguiContexts,
     language: Res<Language>,
@@ -129,41 +170,15 @@ fn show(
                 ));
                 ui.small(t(theme_name(theme)));
                 ui.small(t(Text::EndingsIntro));
-                if e.solved {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(120, 220, 120),
-                        t(Text::PuzzleSolved),
-                    );
-                } else if e.showing {
-                    ui.label(t(Text::PuzzleShown));
+                if controls(ui, lang, e.solved, e.showing, commands)
+                    && let Some(list) = crate::game::tables::endings(theme.variant())
+                {
+                    form.ending_turn += 1;
+                    if let Some(next) = ending_of(&list, theme, form.ending_turn) {
+                        commands.write(PuzzleCommand::StartEnding(next));
+                        started = true;
+                    }
                 }
-                ui.horizontal_wrapped(|ui| {
-                    let busy = e.solved || e.showing;
-                    if ui
-                        .add_enabled(!busy, egui::Button::new(t(Text::PuzzleHint)))
-                        .clicked()
-                    {
-                        commands.write(PuzzleCommand::Hint);
-                    }
-                    if ui
-                        .add_enabled(!busy, egui::Button::new(t(Text::PuzzleShowSolution)))
-                        .clicked()
-                    {
-                        commands.write(PuzzleCommand::ShowSolution);
-                    }
-                    if ui.button(t(Text::PuzzleNext)).clicked()
-                        && let Some(list) = crate::game::tables::endings(theme.variant())
-                    {
-                        form.ending_turn += 1;
-                        if let Some(next) = ending_of(&list, theme, form.ending_turn) {
-                            commands.write(PuzzleCommand::StartEnding(next));
-                            started = true;
-                        }
-                    }
-                    if ui.button(t(Text::PuzzleLeave)).clicked() {
-                        commands.write(PuzzleCommand::Leave);
-                    }
-                });
                 ui.separator();
             } else if let Some(active) = &puzzles.active {
                 let p = &active.puzzle;
@@ -183,42 +198,15 @@ fn show(
                     number,
                     of_level.len(),
                 ));
-                if active.solved {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(120, 220, 120),
-                        t(Text::PuzzleSolved),
-                    );
-                } else if active.showing {
-                    ui.label(t(Text::PuzzleShown));
+                if controls(ui, lang, active.solved, active.showing, commands)
+                    && let Some(index) = next_of_level(list, p.level, solved, Some(active.index))
+                {
+                    commands.write(PuzzleCommand::Start {
+                        variant: active.variant,
+                        index,
+                    });
+                    started = true;
                 }
-                ui.horizontal_wrapped(|ui| {
-                    let busy = active.solved || active.showing;
-                    if ui
-                        .add_enabled(!busy, egui::Button::new(t(Text::PuzzleHint)))
-                        .clicked()
-                    {
-                        commands.write(PuzzleCommand::Hint);
-                    }
-                    if ui
-                        .add_enabled(!busy, egui::Button::new(t(Text::PuzzleShowSolution)))
-                        .clicked()
-                    {
-                        commands.write(PuzzleCommand::ShowSolution);
-                    }
-                    if ui.button(t(Text::PuzzleNext)).clicked()
-                        && let Some(index) =
-                            next_of_level(list, p.level, solved, Some(active.index))
-                    {
-                        commands.write(PuzzleCommand::Start {
-                            variant: active.variant,
-                            index,
-                        });
-                        started = true;
-                    }
-                    if ui.button(t(Text::PuzzleLeave)).clicked() {
-                        commands.write(PuzzleCommand::Leave);
-                    }
-                });
                 ui.separator();
             } else {
                 ui.small(t(Text::PuzzlesIntro));
