@@ -167,6 +167,18 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// The game of a puzzle or an ending: its position, both sides entered on the board.
+fn exercise_game(variant: Variant, start: crate::rules::Position) -> NewGame {
+    NewGame {
+        setup: Setup {
+            variant,
+            white: Player::Human,
+            black: Player::Human,
+        },
+        start: Start::Position(start),
+    }
+}
+
 fn take_commands(
     mut commands: MessageReader<PuzzleCommand>,
     mut puzzles: ResMut<Puzzles>,
@@ -180,14 +192,7 @@ fn take_commands(
                 let Some(puzzle) = puzzles.of(*variant).get(*index).cloned() else {
                     continue;
                 };
-                new_games.write(NewGame {
-                    setup: Setup {
-                        variant: *variant,
-                        white: Player::Human,
-                        black: Player::Human,
-                    },
-                    start: Start::Position(puzzle.start),
-                });
+                new_games.write(exercise_game(*variant, puzzle.start));
                 next_state.set(AppState::Playing);
                 puzzles.ending = None;
                 puzzles.active = Some(Active {
@@ -202,14 +207,7 @@ fn take_commands(
                 });
             }
             PuzzleCommand::StartEnding(ending) => {
-                new_games.write(NewGame {
-                    setup: Setup {
-                        variant: ending.theme.variant(),
-                        white: Player::Human,
-                        black: Player::Human,
-                    },
-                    start: Start::Position(ending.start),
-                });
+                new_games.write(exercise_game(ending.theme.variant(), ending.start));
                 next_state.set(AppState::Playing);
                 puzzles.active = None;
                 puzzles.ending = Some(ActiveEnding {
