@@ -78,6 +78,7 @@ impl Level {
             depth: None,
             nodes: Some(s.nodes),
             time: Some(Duration::from_millis(s.time_ms)),
+            clock: None,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod puzzle;
 mod search;
 pub mod tablebase;
+pub mod time;
 pub mod train;
 mod tt;
 mod zobrist;
@@ -22,6 +23,7 @@ mod zobrist;
 pub use eval::{EvalKind, Weights};
 pub use level::Level;
 pub use search::{TB_WIN, WIN};
+pub use time::{Clock, TimeControl, TimePlan};
 
 /// Whether a score comes from the endgame tables (a won or lost ending, not yet a win the
 /// search has seen to the end).
@@ -44,6 +46,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Hard deadline: the search returns within this plus a few milliseconds.
     pub time: Option<Duration>,
+    /// The player's clock: the search takes its share of the remaining time
+    /// ([`time::Clock::plan`]), within `time` when that is set too.
+    pub clock: Option<Clock>,
 }
 
 /// What a search found. `score` is from the side to move's view, in centi-men (100 = a man).
@@ -248,6 +253,12 @@ impl Ai {
         spread: i32,
     ) -> Params<'a> {
         let start = Instant::now();
+        let plan = limits.clock.map(|c| c.plan(start));
+        let fixed = limits.time.map(|t| start + t);
+        let deadline = match (fixed, plan) {
+            (Some(f), Some(p)) => Some(f.min(p.hard())),
+            (f, p) => f.or(p.map(|p| p.hard())),
+        };
         Params {
             variant: game.variant(),
             eval: self.eval,
@@ -255,10 +266,15 @@ impl Ai {
             max_depth: limits.depth.unwrap_or(64),
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             min_depth,
-            deadline: limits.time.map(|t| start + t),
+            deadline,
             // Iterations go on until the deadline: an unfinished one still answers with
-            // its best move when its first move was searched to the new depth.
-            soft_deadline: limits.time.map(|t| start + t),
+            // its best move when its first move was searched to the new depth. Under a
+            // clock no iteration starts once about half the move's share is spent.
+            soft_deadline: match plan {
+                Some(p) => Some(deadline.map_or(p.soft(1.0), |d| d.min(p.soft(1.0)))),
+                None => fixed,
+            },
+            plan,
             spread,
             helper: 0,
             parallel: !self.helpers.is_empty(),
@@ -491,6 +507,7 @@ pub fn evaluate_white(game: &Game) -> i32 {
         depth: Some(8),
         nodes: Some(30_000),
         time: Some(Duration::from_millis(300)),
+        clock: None,
     };
     let r = Ai::with_table(14).search(&game, &limits, &stop);
     match game.side_to_move() {

@@ -12,6 +12,7 @@
 //! | `threads N` | search with N threads (1-256; default 1) |
 //! | `hash MB` | a new transposition table of about MB MiB (1-4096; default 16) |
 //! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit (they combine) |
+//! | `go wtime W btime B [winc I] [binc J] [movestogo N]` | play under a clock: W and B ms left, I and J ms added after each move, N moves to the next control (combines with the limits above) |
 //! | `go level L [seed S]` | the move level L (1-10) would play |
 //! | `stop` | end the current search now; its `bestmove` follows at once |
 //! | `tablebase on\|off` | probe the endgame tables (on by default where they are built) |
@@ -44,7 +45,7 @@
 //! < bestmove b2-c3
 //! ```
 
-use super::{Level, Limits};
+use super::{Clock, Level, Limits};
 use crate::rules::{Game, Variant};
 use std::time::Duration;
 
@@ -52,7 +53,15 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Go {
     Limits(Limits),
-    Level { level: Level, seed: u64 },
+    /// Under a clock: each side's clock, White's first; the side to move's applies.
+    Timed {
+        limits: Limits,
+        clocks: [Clock; 2],
+    },
+    Level {
+        level: Level,
+        seed: u64,
+    },
 }
 
 /// One parsed command.
@@ -144,6 +153,9 @@ fn go(words: &[&str]) -> Result<Go, String> {
     let mut limits = Limits::default();
     let mut level = None;
     let mut seed = 1u64;
+    let mut clocks: [Option<Clock>; 2] = [None, None];
+    let mut increments = [Duration::ZERO; 2];
+    let mut moves_to_go = None;
     let mut i = 0;
     while i < words.len() {
         let next = words.get(i + 1);
@@ -162,14 +174,43 @@ fn go(words: &[&str]) -> Result<Go, String> {
                 level = Some(Level::new(l));
             }
             "seed" => seed = number(next, "a number after 'seed'")?,
+            w @ ("wtime" | "btime") => {
+                let ms: u64 = number(next, &format!("milliseconds after '{w}'"))?;
+                clocks[usize::from(w == "btime")] = Some(Clock {
+                    remaining: Duration::from_millis(ms),
+                    ..Clock::default()
+                });
+            }
+            w @ ("winc" | "binc") => {
+                let ms: u64 = number(next, &format!("milliseconds after '{w}'"))?;
+                increments[usize::from(w == "binc")] = Duration::from_millis(ms);
+            }
+            "movestogo" => {
+                let n: u32 = number(next, "a move count after 'movestogo'")?;
+                moves_to_go = Some(n.max(1));
+            }
             other => return Err(format!("unknown go parameter '{other}'")),
         }
         i += 2;
     }
+    if let [Some(w), Some(b)] = clocks {
+        let clock = |c: Clock, inc| Clock {
+            increment: inc,
+            moves_to_go,
+            ..c
+        };
+        return Ok(Go::Timed {
+            limits,
+            clocks: [clock(w, increments[0]), clock(b, increments[1])],
+        });
+    }
+    if clocks.iter().any(Option::is_some) {
+        return Err("go needs both wtime and btime".into());
+    }
     match level {
         Some(level) => Ok(Go::Level { level, seed }),
         None if limits == Limits::default() => {
-            Err("go needs depth D, movetime MS, nodes N or level L".into())
+            Err("go needs depth D, movetime MS, nodes N, wtime W btime B or level L".into())
         }
         None => Ok(Go::Limits(limits)),
     }
@@ -193,7 +234,8 @@ mod tests {
             Ok(Some(Command::Go(Go::Limits(Limits {
                 depth: Some(5),
                 nodes: None,
-                time: Some(_)
+                time: Some(_),
+                clock: None
             }))))
         ));
         assert!(parse("go", v).is_err());
@@ -208,5 +250,16 @@ mod tests {
         assert_eq!(parse("hash 64", v), Ok(Some(Command::Hash(64))));
         assert!(parse("hash", v).is_err());
         assert!(parse("hash 70000", v).is_err());
+        let Ok(Some(Command::Go(Go::Timed { limits, clocks }))) =
+            parse("go wtime 9000 btime 8000 winc 100 binc 200 movestogo 12", v)
+        else {
+            panic!("a clock is parsed");
+        };
+        assert_eq!(limits, Limits::default());
+        assert_eq!(clocks[0].remaining, Duration::from_millis(9000));
+        assert_eq!(clocks[1].increment, Duration::from_millis(200));
+        assert_eq!(clocks[1].moves_to_go, Some(12));
+        assert!(parse("go wtime 9000", v).is_err());
+        assert!(parse("go wtime x btime 1", v).is_err());
     }
 }

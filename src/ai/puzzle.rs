@@ -145,6 +145,7 @@ fn limits(depth: u32) -> Limits {
         depth: Some(depth),
         nodes: None,
         time: None,
+        clock: None,
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::eval::{self, EvalKind, Weights};
 use super::tablebase::{self, Tablebase, Wdl};
+use super::time::TimePlan;
 use super::tt::{Bound, Tt};
 use super::zobrist;
 use crate::rules::movegen::{KeyList, MAX_MOVES, MoveKey};
@@ -67,6 +68,8 @@ pub(crate) struct Params<'a> {
     pub deadline: Option<Instant>,
     /// Time after which no new iteration starts.
     pub soft_deadline: Option<Instant>,
+    /// Under a clock: the move's share of the time, stretched when the search is unstable.
+    pub plan: Option<TimePlan>,
     /// Root moves within this many centi-men of the best get exact scores (for the levels).
     pub spread: i32,
     /// 0 for the main thread; a helper thread of a parallel search counts from 1 (odd
@@ -175,6 +178,7 @@ impl Searcher {
                 .filter(|&n| n >= 2)
                 .unwrap_or(0),
             tb_hits: 0,
+            soft_deadline: params.soft_deadline,
         };
         run.root_len = run.keys.len();
         run.since_capture = vec![0; run.keys.len()];
@@ -205,6 +209,8 @@ struct Run<'a> {
     /// Positions with at most this many pieces are probed in the tables (0: none).
     tb_pieces: u32,
     tb_hits: u64,
+    /// No new iteration starts after this moment.
+    soft_deadline: Option<Instant>,
 }
 
 /// Plies left before 7.2.5 and before a balance rule draw, and the 7.2.7 flag.
@@ -297,8 +303,12 @@ impl Run<'_> {
         if root.len() <= 1 {
             return out;
         }
+        // Under a clock: how unstable the search is (best-move changes, decaying) and
+        // whether the score fell at the last iteration.
+        let mut changes = 0.0f64;
+        let mut last: Option<(Move, i32)> = None;
         for depth in 1..=self.p.max_depth.clamp(1, MAX_PLY as u32 - 1) {
-            if depth > 1 && self.p.soft_deadline.is_some_and(|t| Instant::now() >= t) {
+            if depth > 1 && self.soft_deadline.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
             self.enforce_nodes = depth > self.p.min_depth;
@@ -321,6 +331,21 @@ impl Run<'_> {
             out.pv = self.root_pv(pos, root[0].mv);
             out.nodes = self.nodes;
             on_iteration(&out);
+            if let Some(plan) = self.p.plan {
+                changes *= 0.5;
+                let mut factor = 1.0;
+                if let Some((mv, score)) = last {
+                    if mv != root[0].mv {
+                        changes += 1.0;
+                    }
+                    if out.score < score - 30 {
+                        factor *= 1.5;
+                    }
+                }
+                factor *= 1.0 + changes;
+                last = Some((root[0].mv, out.score));
+                self.soft_deadline = self.p.deadline.map(|d| d.min(plan.soft(factor)));
+            }
             if out.score.abs() > WIN_BOUND && depth as i32 > WIN - out.score.abs() {
                 break;
             }

@@ -113,6 +113,7 @@ pub fn analyze(o: AnalyzeOptions) -> Result<(), String> {
             depth,
             nodes: None,
             time: movetime.map(Duration::from_millis),
+            clock: None,
         };
         let r = ai.search_with_info(&game, &limits, &stop, &mut |r| {
             println!("{}{tables}", info_line(r, start.elapsed()))
@@ -177,8 +178,17 @@ fn go(state: &mut EngineState, go: Go) {
     let handle = spawn_search(move || {
         let start = Instant::now();
         let tables = tablebase_note(&ai, &game);
+        // Under a clock, the side to move's applies.
+        let go = match go {
+            Go::Timed { limits, clocks } => Go::Limits(Limits {
+                clock: Some(clocks[game.side_to_move() as usize]),
+                ..limits
+            }),
+            go => go,
+        };
         let best = match go {
             Go::Level { level, seed } => ai.choose_move(&game, level, seed, &flag),
+            Go::Timed { .. } => None,
             Go::Limits(limits) => {
                 let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
                     println!("{}{tables}", info_line(r, start.elapsed()))
@@ -322,6 +332,7 @@ pub fn bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
                 depth: Some(depth),
                 nodes: None,
                 time: None,
+                clock: None,
             };
             nodes += ai.search(&game, &limits, &stop).nodes;
         }

@@ -54,6 +54,7 @@ pub fn run(opts: AnnotateOptions) -> Result<(), String> {
     let limits = Limits {
         depth: opts.depth,
         time: opts.movetime.map(Duration::from_millis),
+        clock: None,
         nodes: None,
     };
     let mut ai = Ai::new();

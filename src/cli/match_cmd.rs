@@ -1,7 +1,7 @@
 //! `shashki match`: AI-against-AI games, scored, with the players' times.
 
 use super::ai_cmd::spawn_search;
-use crate::ai::{Ai, EvalKind, Level, Limits, Weights};
+use crate::ai::{Ai, Clock, EvalKind, Level, Limits, TimeControl, Weights};
 use crate::rules::pdn::write_pdn;
 use crate::rules::{Color, Game, Outcome, Variant};
 use std::io::{BufRead, BufReader, Write};
@@ -25,6 +25,11 @@ pub struct MatchOptions {
     /// Time per move in milliseconds (a cap on top of the players' own limits).
     #[arg(long)]
     pub movetime: Option<u64>,
+    /// Play under a clock: `BASE+INC` in seconds (`10+0.1`) or with the base in minutes
+    /// (`1m+1`). A player whose clock runs out loses the game. Combines with --movetime
+    /// and the players' own limits.
+    #[arg(long)]
+    pub time: Option<TimeControl>,
     /// Random opening plies shared by each pair of games.
     #[arg(long, default_value_t = 0)]
     pub openings: u32,
@@ -183,7 +188,12 @@ impl External {
     }
 
     /// Asks for a move; `Err` is a loss (no answer in time, or a dead engine).
-    fn best_move(&mut self, game: &Game, movetime: u64) -> Result<String, String> {
+    fn best_move(
+        &mut self,
+        game: &Game,
+        movetime: Option<u64>,
+        clocks: Option<[Clock; 2]>,
+    ) -> Result<String, String> {
         let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         let mut text = format!(
             "variant {}\nposition fen {}",
@@ -194,12 +204,29 @@ impl External {
             text.push_str(" moves ");
             text.push_str(&moves.join(" "));
         }
-        text.push_str(&format!("\ngo movetime {movetime}\n"));
+        let mut wait = Duration::from_millis(movetime.unwrap_or(0));
+        text.push_str("\ngo");
+        if let Some([w, b]) = clocks {
+            text.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                w.remaining.as_millis(),
+                b.remaining.as_millis(),
+                w.increment.as_millis(),
+                b.increment.as_millis()
+            ));
+            wait = wait.max(w.remaining.max(b.remaining));
+        }
+        if movetime.is_some() || clocks.is_none() {
+            let ms = movetime.unwrap_or(1000);
+            text.push_str(&format!(" movetime {ms}"));
+            wait = wait.max(Duration::from_millis(ms));
+        }
+        text.push('\n');
         self.stdin
             .write_all(text.as_bytes())
             .and_then(|_| self.stdin.flush())
             .map_err(|e| format!("engine input closed: {e}"))?;
-        let deadline = Instant::now() + Duration::from_millis(movetime + 5_000);
+        let deadline = Instant::now() + wait + Duration::from_secs(5);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -270,15 +297,26 @@ impl Player {
     }
 
     /// The move text the player chose, or why it forfeits.
-    fn choose(&mut self, game: &Game, movetime: Option<u64>, seed: u64) -> Result<String, String> {
+    /// `clocks`: both players' clocks, White's first, when the game is played under one.
+    fn choose(
+        &mut self,
+        game: &Game,
+        movetime: Option<u64>,
+        clocks: Option<[Clock; 2]>,
+        seed: u64,
+    ) -> Result<String, String> {
         let stop = AtomicBool::new(false);
         let cap = movetime.map(Duration::from_millis);
+        let clock = clocks.map(|c| c[game.side_to_move() as usize]);
         let best = match self {
-            Player::External(e) => return e.best_move(game, movetime.unwrap_or(1000)),
+            Player::External(e) => return e.best_move(game, movetime, clocks),
             Player::Internal { ai, budget } => match *budget {
-                Budget::Level(l) if cap.is_none() => ai.choose_move(game, l, seed, &stop),
+                Budget::Level(l) if cap.is_none() && clock.is_none() => {
+                    ai.choose_move(game, l, seed, &stop)
+                }
                 Budget::Level(l) => {
                     let mut limits = l.limits();
+                    limits.clock = clock;
                     limits.time = Some(
                         limits
                             .time
@@ -291,6 +329,7 @@ impl Player {
                         depth: Some(d),
                         nodes: None,
                         time: cap,
+                        clock,
                     };
                     ai.search(game, &limits, &stop).best
                 }
@@ -299,6 +338,7 @@ impl Player {
                         depth: None,
                         nodes: Some(n),
                         time: cap,
+                        clock,
                     };
                     ai.search(game, &limits, &stop).best
                 }
@@ -328,6 +368,8 @@ struct GameRecordOut {
     end: GameEnd,
     /// Microseconds per move of the first and second player.
     times: [Vec<u64>; 2],
+    /// Under a clock: the least time each player had left after a move, in microseconds.
+    lowest: [Option<u64>; 2],
 }
 
 /// Plies after which a match game is adjudicated a draw.
@@ -377,6 +419,7 @@ pub(crate) fn opening(variant: Variant, plies: u32, seed: u64, balanced: Option<
             depth: Some(BALANCE_DEPTH),
             nodes: None,
             time: None,
+            clock: None,
         };
         let r = ai.search(&game, &limits, &AtomicBool::new(false));
         if r.score.abs() <= margin {
@@ -405,6 +448,15 @@ fn play_game(
     }
     let _ = specs;
     let mut times = [Vec::new(), Vec::new()];
+    // Each player's clock (first and second player), under --time.
+    let mut clocks = opts.time.map(|tc| {
+        [Clock {
+            remaining: tc.base,
+            increment: tc.increment,
+            moves_to_go: None,
+        }; 2]
+    });
+    let mut lowest = [None, None];
     let end = loop {
         if let Some(o) = game.outcome() {
             break GameEnd::Rules(o);
@@ -423,8 +475,33 @@ fn play_game(
             .wrapping_mul(0x9E37_79B9)
             .wrapping_add(index as u64 * 1000 + game.ply() as u64);
         let start = Instant::now();
-        let chosen = players[who].choose(&game, opts.movetime, seed);
-        times[who].push(start.elapsed().as_micros() as u64);
+        // The clocks by colour, for the player.
+        let by_colour = clocks.map(|c| {
+            if first_is_white {
+                [c[0], c[1]]
+            } else {
+                [c[1], c[0]]
+            }
+        });
+        let chosen = players[who].choose(&game, opts.movetime, by_colour, seed);
+        let used = start.elapsed();
+        times[who].push(used.as_micros() as u64);
+        if let Some(c) = clocks.as_mut() {
+            let clock = &mut c[who];
+            if used > clock.remaining {
+                break GameEnd::Forfeit {
+                    loser: side,
+                    why: format!(
+                        "lost on time ({} ms used, {} ms left)",
+                        used.as_millis(),
+                        clock.remaining.as_millis()
+                    ),
+                };
+            }
+            clock.remaining = clock.remaining - used + clock.increment;
+            let left = (clock.remaining - clock.increment).as_micros() as u64;
+            lowest[who] = Some(lowest[who].map_or(left, |l: u64| l.min(left)));
+        }
         let text = match chosen {
             Ok(t) => t,
             Err(why) => break GameEnd::Forfeit { loser: side, why },
@@ -442,6 +519,7 @@ fn play_game(
         first_is_white,
         end,
         times,
+        lowest,
     }
 }
 
@@ -596,6 +674,27 @@ fn report(opts: &MatchOptions, results: &[GameRecordOut]) {
             percentile(&t, 0.99) as f64 / 1000.0,
             t.last().copied().unwrap_or(0) as f64 / 1000.0
         );
+        if let Some(tc) = opts.time {
+            let lows: Vec<u64> = results.iter().filter_map(|r| r.lowest[who]).collect();
+            let on_time = results
+                .iter()
+                .filter(|r| {
+                    let loser_is_first = |l: Color| (l == Color::White) == r.first_is_white;
+                    matches!(&r.end, GameEnd::Forfeit { loser, why }
+                        if why.starts_with("lost on time") && loser_is_first(*loser) == (who == 0))
+                })
+                .count();
+            println!(
+                "clock {} {name}: {on_time} games lost on time; least time left after a move {:.2} s (median over games {:.2} s)",
+                tc.pdn(),
+                lows.iter().min().copied().unwrap_or(0) as f64 / 1e6,
+                {
+                    let mut l = lows.clone();
+                    l.sort_unstable();
+                    percentile(&l, 0.5) as f64 / 1e6
+                }
+            );
+        }
     }
 }
 
@@ -612,13 +711,17 @@ fn game_tags(opts: &MatchOptions, r: &GameRecordOut) -> Vec<(String, String)> {
         GameEnd::Adjudicated => format!("draw adjudicated after {PLY_CAP} plies"),
         GameEnd::Forfeit { loser, why } => format!("{loser} forfeits: {why}"),
     };
-    vec![
+    let mut tags = vec![
         ("Event".to_string(), "shashki match".to_string()),
         ("Round".to_string(), (r.index + 1).to_string()),
         ("White".to_string(), w.clone()),
         ("Black".to_string(), b.clone()),
         ("Termination".to_string(), termination),
-    ]
+    ];
+    if let Some(tc) = opts.time {
+        tags.push(("TimeControl".to_string(), tc.pdn()));
+    }
+    tags
 }
 
 fn write_games(path: &str, opts: &MatchOptions, results: &[GameRecordOut]) -> Result<(), String> {
@@ -653,6 +756,7 @@ mod tests {
             depth: Some(BALANCE_DEPTH),
             nodes: None,
             time: None,
+            clock: None,
         };
         Ai::with_table(16)
             .search(game, &limits, &AtomicBool::new(false))

@@ -80,6 +80,7 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
                         depth: None,
                         nodes: Some(opts.nodes),
                         time: None,
+                        clock: None,
                     };
                     while game.outcome().is_none() && game.ply() < PLY_CAP {
                         let pos = *game.position();

@@ -175,6 +175,7 @@ fn run_analysis(
             depth: Some(ANALYSIS_DEPTH),
             nodes: None,
             time: Some(ANALYSIS_TIME),
+            clock: None,
         };
         let result = engine.search(&game, &limits, &flag);
         let to_move = game.side_to_move();

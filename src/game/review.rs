@@ -136,6 +136,7 @@ fn run_review(
                         depth: Some(MAX_DEPTH),
                         nodes: None,
                         time: Some(TIME_PER_POSITION),
+                        clock: None,
                     };
                     analysis::analyse(&mut ai, &game, &limits, &flag, &mut |d, _| {
                         counter.store(d, Ordering::Relaxed)

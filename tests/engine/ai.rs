@@ -9,6 +9,7 @@ fn limits(depth: Option<u32>, nodes: Option<u64>) -> Limits {
         depth,
         nodes,
         time: None,
+        clock: None,
     }
 }
 

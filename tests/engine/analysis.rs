@@ -23,6 +23,7 @@ fn depth(d: u32) -> Limits {
         depth: Some(d),
         nodes: None,
         time: None,
+        clock: None,
     }
 }
 

@@ -364,6 +364,7 @@ fn a_won_ending_is_kept_where_the_winning_move_repeats_a_position() {
         depth: Some(8),
         nodes: None,
         time: None,
+        clock: None,
     };
     let r = ai.search(&game, &limits, &stop);
     let best = r.best.unwrap();
@@ -389,6 +390,7 @@ fn a_won_ending_with_men_is_converted_not_shuffled() {
         depth: Some(6),
         nodes: None,
         time: None,
+        clock: None,
     };
     for _ in 0..120 {
         if game.outcome().is_some() {
