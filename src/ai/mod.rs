@@ -8,6 +8,7 @@
 
 pub mod analysis;
 mod eval;
+pub mod hub;
 mod level;
 pub mod net;
 pub mod pattern;

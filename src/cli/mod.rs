@@ -3,6 +3,8 @@
 mod ai_cmd;
 mod annotate_cmd;
 mod game_cmd;
+mod hub_cmd;
+pub mod install_cmd;
 mod match_cmd;
 mod pdn_cmd;
 mod puzzles_cmd;
@@ -64,6 +66,16 @@ pub enum Command {
     Puzzles(puzzles_cmd::PuzzlesOptions),
     /// Speak the engine line protocol on standard input and output (see README.md).
     Engine,
+    /// Speak Scan's Hub protocol (version 2) on standard input and output, for pydraughts,
+    /// lidraughts-bot and other Hub clients (see README.md).
+    Hub,
+    /// Put the game in the desktop's menu: a freedesktop.org entry and icon under
+    /// ~/.local/share (or $XDG_DATA_HOME) that start this program.
+    InstallDesktop {
+        /// Remove them instead.
+        #[arg(long)]
+        uninstall: bool,
+    },
     /// Play AI-against-AI games and report the score.
     Match(match_cmd::MatchOptions),
     /// Play the engine against itself and write training positions.
@@ -208,6 +220,8 @@ fn run_command(cmd: Command) -> Result<(), String> {
         Command::Annotate(opts) => annotate_cmd::run(opts),
         Command::Puzzles(opts) => puzzles_cmd::run(opts),
         Command::Engine => ai_cmd::engine(),
+        Command::Hub => hub_cmd::run(),
+        Command::InstallDesktop { uninstall } => install_cmd::run(uninstall),
         Command::Match(opts) => match_cmd::run_match(opts),
         Command::Bench { depth, threads } => ai_cmd::bench(depth, threads),
         Command::Selfplay(opts) => selfplay_cmd::run(opts),

@@ -3,6 +3,7 @@
 mod ai;
 mod analysis;
 mod fuzz;
+mod hub;
 mod i18n;
 mod openings;
 mod pdn;

@@ -1,0 +1,352 @@
+//! `shashki hub`: the engine behind Scan's Hub protocol (version 2), as pydraughts and
+//! lidraughts-bot drive it. The formats are in [`crate::ai::hub`]; README.md lists the
+//! commands.
+//!
+//! Searches run on their own thread while this one reads the input, so that `ping`,
+//! `stop` and `ponder-hit` are answered during a search. `ponder-hit` ends the ponder
+//! search quietly and starts the real one on the same position: its table is warm, so
+//! the depths reached while pondering come back at once, and the clock's share is
+//! measured from the hit. Any other command that arrives during a search stops it first.
+
+use super::ai_cmd::spawn_search;
+use crate::ai::hub::{self, Line};
+use crate::ai::{Ai, Limits, SearchResult};
+use crate::rules::{Game, Variant};
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// The names a `variant` parameter takes: pydraughts' and lidraughts' for Russian
+/// draughts, and ours for поддавки.
+const VARIANTS: [(&str, Variant); 4] = [
+    ("russian", Variant::Russian),
+    ("giveaway", Variant::Giveaway),
+    ("poddavki", Variant::Giveaway),
+    ("russian-giveaway", Variant::Giveaway),
+];
+
+struct Search {
+    stop: Arc<AtomicBool>,
+    /// Set before stopping a ponder search that `ponder-hit` replaces: no `done` then.
+    quiet: Arc<AtomicBool>,
+    ponder: bool,
+    handle: JoinHandle<Ai>,
+}
+
+struct Hub {
+    variant: Variant,
+    game: Option<Game>,
+    level: hub::Level,
+    ai: Option<Ai>,
+    threads: usize,
+    hash: usize,
+    tablebases: bool,
+    running: Option<Search>,
+}
+
+fn say(line: &str) {
+    println!("{line}");
+}
+
+fn error(message: &str) {
+    say(&format!("error message={}", hub::quote(message)));
+}
+
+impl Hub {
+    fn ai(&mut self) -> &mut Ai {
+        self.ai.get_or_insert_with(Ai::new)
+    }
+
+    /// Waits for the running search, stopping it first when `stop`, and takes the
+    /// engine back.
+    fn finish(&mut self, stop: bool) {
+        if let Some(s) = self.running.take() {
+            if stop {
+                s.stop.store(true, Ordering::Relaxed);
+            }
+            self.ai = Some(s.handle.join().unwrap_or_default());
+        }
+    }
+
+    /// Drops a search that has ended on its own.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|s| s.handle.is_finished())
+        {
+            self.finish(false);
+        }
+    }
+
+    fn describe(&self) {
+        say(&format!(
+            "id name=Shashki version={} author={} country=Russia",
+            env!("CARGO_PKG_VERSION"),
+            hub::quote("Shashki authors")
+        ));
+        let names: Vec<&str> = VARIANTS.iter().map(|(n, _)| *n).collect();
+        say(&format!(
+            "param name=variant value={} type=enum values={}",
+            variant_name(self.variant),
+            hub::quote(&names[..2].join(" "))
+        ));
+        say(&format!(
+            "param name=threads value={} type=int min=1 max=256",
+            self.threads
+        ));
+        say(&format!(
+            "param name=hash value={} type=int min=1 max=4096",
+            self.hash
+        ));
+        say(&format!(
+            "param name=tablebases value={} type=bool",
+            self.tablebases
+        ));
+        say("wait");
+    }
+
+    fn set_param(&mut self, line: &Line) -> Result<(), String> {
+        let (Some(name), Some(value)) = (line.get("name"), line.get("value")) else {
+            return Err("set-param needs name=... value=...".into());
+        };
+        match name {
+            "variant" => {
+                self.variant = VARIANTS
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(value))
+                    .map(|(_, v)| *v)
+                    .ok_or_else(|| format!("variant {value} is not russian or giveaway"))?;
+                if let Some(g) = self.game.as_mut() {
+                    g.set_variant(self.variant);
+                }
+            }
+            "threads" => {
+                self.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=256).contains(n))
+                    .ok_or_else(|| format!("threads={value} is not 1-256"))?;
+                let n = self.threads;
+                self.ai().set_threads(n);
+            }
+            "hash" => {
+                self.hash = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=4096).contains(n))
+                    .ok_or_else(|| format!("hash={value} is not 1-4096 (MiB)"))?;
+                let mib = self.hash;
+                self.ai().set_table_mib(mib);
+            }
+            "tablebases" => {
+                self.tablebases = match value {
+                    "true" | "on" | "1" => true,
+                    "false" | "off" | "0" => false,
+                    _ => return Err(format!("tablebases={value} is not true or false")),
+                };
+                let on = self.tablebases;
+                self.ai().set_use_tablebases(on);
+            }
+            // Parameters of other engines are ignored, as the protocol says.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, line: &Line) -> Result<(), String> {
+        let Some(game) = self.game.clone() else {
+            return Err("no position: send pos first".into());
+        };
+        if game.position().legal_moves().is_empty() {
+            error("the side to move has no legal move");
+            say(&done(&SearchResult::default()));
+            return Ok(());
+        }
+        // A position a draw rule has ended is still searched when the client asks for a
+        // move (its rules may not count the same way), from the position alone.
+        let game = if game.outcome().is_some() {
+            Game::from_position(game.variant(), *game.position())
+        } else {
+            game
+        };
+        let ponder = line.has("ponder");
+        // A ponder search runs until ponder-hit or stop.
+        let limits = if ponder {
+            Limits::default()
+        } else {
+            self.level.limits()
+        };
+        self.start(game, limits, ponder);
+        Ok(())
+    }
+
+    fn start(&mut self, game: Game, limits: Limits, ponder: bool) {
+        let mut ai = self.ai.take().unwrap_or_default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let quiet = Arc::new(AtomicBool::new(false));
+        let (flag, hush) = (Arc::clone(&stop), Arc::clone(&quiet));
+        let handle = spawn_search(move || {
+            let start = Instant::now();
+            let mut told = false;
+            let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
+                if !hush.load(Ordering::Relaxed) {
+                    say(&info(r, start));
+                    told = true;
+                }
+            });
+            if !hush.load(Ordering::Relaxed) {
+                // A forced move is answered without a search: one line says so.
+                if !told {
+                    say(&info(&r, start));
+                }
+                say(&done(&r));
+            }
+            ai
+        });
+        self.running = Some(Search {
+            stop,
+            quiet,
+            ponder,
+            handle,
+        });
+    }
+
+    fn ponder_hit(&mut self) {
+        if !self.running.as_ref().is_some_and(|s| s.ponder) {
+            return;
+        }
+        if let Some(s) = &self.running {
+            s.quiet.store(true, Ordering::Relaxed);
+        }
+        self.finish(true);
+        if let Some(game) = self.game.clone() {
+            let limits = self.level.limits();
+            self.start(game, limits, false);
+        }
+    }
+
+    /// Handles one line; false on `quit`.
+    fn command(&mut self, text: &str) -> bool {
+        self.reap();
+        let line = match hub::parse_line(text) {
+            Ok(Some(line)) => line,
+            Ok(None) => return true,
+            Err(e) => {
+                error(&e);
+                return true;
+            }
+        };
+        let searching = self.running.is_some();
+        match line.command.as_str() {
+            "ping" => say("pong"),
+            "stop" => self.finish(true),
+            "ponder-hit" => self.ponder_hit(),
+            "quit" => {
+                self.finish(true);
+                return false;
+            }
+            // Any other command of the protocol ends a search first.
+            "hub" | "set-param" | "init" | "new-game" | "pos" | "level" | "go" if searching => {
+                self.finish(true);
+                return self.command(text);
+            }
+            "hub" => self.describe(),
+            "set-param" => {
+                if let Err(e) = self.set_param(&line) {
+                    error(&e);
+                }
+            }
+            "init" => {
+                crate::ai::tablebase::preload(&[self.variant]);
+                say("ready");
+            }
+            "new-game" => self.ai().clear(),
+            "pos" => {
+                let Some(pos) = line.get("pos") else {
+                    error("pos needs pos=...");
+                    return true;
+                };
+                match hub::parse_game(self.variant, pos, line.get("moves")) {
+                    Ok(g) => self.game = Some(g),
+                    Err(e) => {
+                        self.game = None;
+                        error(&e);
+                    }
+                }
+            }
+            "level" => match hub::parse_level(&line) {
+                Ok(l) => self.level = l,
+                Err(e) => error(&e),
+            },
+            "go" => {
+                if let Err(e) = self.go(&line) {
+                    error(&e);
+                }
+            }
+            // Unknown commands are ignored, as the protocol says.
+            _ => {}
+        }
+        true
+    }
+}
+
+fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Russian => "russian",
+        Variant::Giveaway => "giveaway",
+    }
+}
+
+fn info(r: &SearchResult, start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64();
+    let pv: Vec<String> = r.pv.iter().map(hub::move_text).collect();
+    format!(
+        "info depth={} score={} nodes={} time={:.3} nps={:.2} pv={}",
+        r.depth,
+        hub::score_text(r.score),
+        r.nodes,
+        secs,
+        r.nodes as f64 / secs.max(1e-6) / 1e6,
+        hub::quote(&pv.join(" "))
+    )
+}
+
+fn done(r: &SearchResult) -> String {
+    let Some(best) = r.best else {
+        return "done".into();
+    };
+    let mut s = format!("done move={}", hub::move_text(&best));
+    if let Some(reply) = r.pv.get(1) {
+        s.push_str(&format!(" ponder={}", hub::move_text(reply)));
+    }
+    s
+}
+
+pub fn run() -> Result<(), String> {
+    let mut hub = Hub {
+        variant: Variant::Russian,
+        game: None,
+        level: hub::Level {
+            move_time: Some(std::time::Duration::from_secs(1)),
+            ..hub::Level::default()
+        },
+        ai: None,
+        threads: 1,
+        hash: 16,
+        tablebases: true,
+        running: None,
+    };
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if !hub.command(&line) {
+            return Ok(());
+        }
+    }
+    // The input closed: the client is gone.
+    hub.finish(true);
+    Ok(())
+}
