@@ -109,7 +109,11 @@ def play_game(engines, board, limit_for, ponder=False, clock=None):
             clocks[side] += clock[1]
         board.push(move)
         if ponder and result.ponder is not None and not board.is_over():
-            pondering[side] = Pondering(engine, board, result.ponder, limit)
+            after = board.copy()
+            after.push(result.ponder)
+            # The client never asks for a move in a finished game, pondering included.
+            if not after.is_over():
+                pondering[side] = Pondering(engine, board, result.ponder, limit)
     for p in pondering:
         if p is not None:
             p.engine.stop()

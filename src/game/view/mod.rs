@@ -61,12 +61,83 @@ fn window_plugins() -> impl PluginGroup {
     })
 }
 
+/// Gives the window the application icon, once it exists (winit's windows live on the
+/// main thread).
+fn set_window_icon(_main_thread: bevy::ecs::system::NonSendMarker, mut done: Local<bool>) {
+    if *done {
+        return;
+    }
+    bevy::winit::WINIT_WINDOWS.with_borrow(|windows| {
+        if windows.windows.is_empty() {
+            return;
+        }
+        *done = true;
+        let Some(icon) = window_icon() else {
+            warn!("the window icon could not be read");
+            return;
+        };
+        for w in windows.windows.values() {
+            w.set_window_icon(Some(icon.clone()));
+        }
+    });
+}
+
+fn window_icon() -> Option<winit::window::Icon> {
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    let image = Image::from_buffer(
+        crate::cli::install_cmd::ICON_PNG,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        bevy::asset::RenderAssetUsages::default(),
+    )
+    .ok()?;
+    let rgba = image.try_into_dynamic().ok()?.to_rgba8();
+    let (w, h) = rgba.dimensions();
+    winit::window::Icon::from_rgba(rgba.into_raw(), w, h).ok()
+}
+
+/// A first window larger than the screen (1280x720 on a 1024x768 screen) is fitted to it
+/// and centred, so that the panels are not off-screen.
+fn fit_window_to_monitor(
+    mut done: Local<bool>,
+    primary: Query<&bevy::window::Monitor, With<bevy::window::PrimaryMonitor>>,
+    monitors: Query<&bevy::window::Monitor>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if *done {
+        return;
+    }
+    let Some(m) = primary.iter().next().or_else(|| monitors.iter().next()) else {
+        return;
+    };
+    let Ok(mut window) = windows.single_mut() else {
+        return;
+    };
+    *done = true;
+    let scale = m.scale_factor.max(0.5) as f32;
+    let (mw, mh) = (
+        m.physical_width as f32 / scale,
+        m.physical_height as f32 / scale,
+    );
+    let (w, h) = (window.resolution.width(), window.resolution.height());
+    if mw > 0.0 && mh > 0.0 && (w > mw || h > mh) {
+        // Room for the desktop's panels and the title bar.
+        window
+            .resolution
+            .set(w.min(mw * 0.92).floor(), h.min(mh * 0.88).floor());
+        window.position = WindowPosition::Centered(MonitorSelection::Primary);
+    }
+}
+
 /// The windowed app: the game with its panels.
 pub fn game_app() -> App {
     let mut app = App::new();
     // Moves animate and the computer thinks whether or not the window has the focus.
     app.add_plugins(window_plugins())
         .insert_resource(WinitSettings::continuous())
+        .add_systems(Update, (set_window_icon, fit_window_to_monitor))
         .add_plugins((MeshPickingPlugin, EguiPlugin::default()))
         .add_plugins((GamePlugin, ViewPlugin))
         // The player's files are read and written by the windowed game only.
