@@ -116,6 +116,7 @@ texts! {
     Puzzles => "Puzzles", "Комбинации";
     PuzzleTryAgain => "Not this move: try again", "Не этот ход: попробуйте ещё раз";
     PuzzleSolved => "Solved!", "Решено!";
+    GameBack => "Your game is back on the board", "Ваша партия снова на доске";
     EndingLetsWinGo => "That move lets the win go: try another", "Этот ход упускает выигрыш: попробуйте другой";
     Endings => "Endings", "Окончания";
     EndgameTables => "Endgame tables", "База окончаний";

@@ -920,3 +920,55 @@ fn each_sides_last_move_is_lit() {
     assert_eq!(h.last_move, vec![sq("f6"), sq("g5")]);
     assert_eq!(h.previous_move, vec![sq("c3"), sq("d4")]);
 }
+
+#[test]
+fn a_puzzle_keeps_the_game_in_progress_and_leaving_brings_it_back() {
+    use shashki::game::puzzles::{PuzzleCommand, Puzzles};
+    use shashki::rules::Color;
+    let setup = Setup {
+        variant: Variant::Russian,
+        white: Player::Human,
+        black: Player::Computer(shashki::ai::Level::new(1)),
+    };
+    let mut app = app_with(setup, None);
+    play(&mut app, &["c3-d4"]);
+    // The computer answers.
+    for _ in 0..600 {
+        app.update();
+        if app.world().resource::<Rules>().game.side_to_move() == Color::White {
+            break;
+        }
+    }
+    settle(&mut app);
+    let before = app.world().resource::<Rules>().game.clone();
+    assert_eq!(before.ply(), 2);
+    app.world_mut().write_message(PuzzleCommand::Start {
+        variant: Variant::Russian,
+        index: 0,
+    });
+    settle(&mut app);
+    {
+        let puzzles = app.world().resource::<Puzzles>();
+        assert!(puzzles.active.is_some());
+        assert_eq!(
+            puzzles.set_aside.as_ref().unwrap().1.moves(),
+            before.moves()
+        );
+        let rules = app.world().resource::<Rules>();
+        assert_ne!(
+            rules.game.moves(),
+            before.moves(),
+            "the puzzle is on the board"
+        );
+    }
+    app.world_mut().write_message(PuzzleCommand::Leave);
+    settle(&mut app);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.moves(), before.moves(), "the game is back");
+    assert_eq!(rules.setup, setup, "against the computer again");
+    assert_eq!(
+        app.world().resource::<Status>().message,
+        Some(Note::Text(Text::GameBack))
+    );
+    assert!(app.world().resource::<Puzzles>().set_aside.is_none());
+}

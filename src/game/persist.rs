@@ -175,6 +175,7 @@ fn save(
     mut status: ResMut<Status>,
     language: Res<Language>,
     editor: Res<super::editor::Editor>,
+    puzzles: Option<Res<super::puzzles::Puzzles>>,
     mut last: Local<Option<(u64, usize, bool)>>,
 ) {
     let Some(persist) = persist else {
@@ -185,6 +186,10 @@ fn save(
     }
     // The editor shows its position in the rules resource: that is not the game.
     if editor.is_open() {
+        return;
+    }
+    // Nor is a puzzle's or an ending's: the autosave keeps the game set aside.
+    if puzzles.is_some_and(|p| p.in_exercise()) {
         return;
     }
     let over = rules.game.outcome().is_some();

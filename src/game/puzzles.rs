@@ -101,6 +101,18 @@ pub struct Puzzles {
     /// Puzzles solved in this run that the settings do not hold yet (the window saves
     /// them): ids as [`puzzle_id`] gives them.
     pub newly_solved: Vec<String>,
+    /// The unfinished game that was on the board when the puzzles began: it comes back
+    /// when the player leaves them (the autosave keeps it meanwhile).
+    pub set_aside: Option<(Setup, Game)>,
+    /// The game set aside came back this frame: the panel says so once it is on.
+    came_back: bool,
+}
+
+impl Puzzles {
+    /// A puzzle or an ending of the trainer is on the board.
+    pub fn in_exercise(&self) -> bool {
+        self.active.is_some() || self.ending.is_some()
+    }
 }
 
 impl Default for Puzzles {
@@ -111,6 +123,8 @@ impl Default for Puzzles {
             active: None,
             ending: None,
             newly_solved: Vec::new(),
+            set_aside: None,
+            came_back: false,
         }
     }
 }
@@ -183,10 +197,22 @@ fn take_commands(
     mut commands: MessageReader<PuzzleCommand>,
     mut puzzles: ResMut<Puzzles>,
     rules: Res<Rules>,
+    state: Res<State<AppState>>,
     mut new_games: MessageWriter<NewGame>,
     mut next_state: ResMut<NextState<AppState>>,
 ) {
     for command in commands.read() {
+        // A game in progress is kept aside, not thrown away, when the puzzles begin.
+        if matches!(
+            command,
+            PuzzleCommand::Start { .. } | PuzzleCommand::StartEnding(_)
+        ) && !puzzles.in_exercise()
+            && *state.get() == AppState::Playing
+            && rules.full_game().outcome().is_none()
+            && rules.total_plies() > 0
+        {
+            puzzles.set_aside = Some((rules.setup, rules.full_game()));
+        }
         match command {
             PuzzleCommand::Start { variant, index } => {
                 let Some(puzzle) = puzzles.of(*variant).get(*index).cloned() else {
@@ -247,6 +273,14 @@ fn take_commands(
             PuzzleCommand::Leave => {
                 puzzles.active = None;
                 puzzles.ending = None;
+                if let Some((setup, game)) = puzzles.set_aside.take() {
+                    new_games.write(NewGame {
+                        setup,
+                        start: Start::Game(Box::new(game)),
+                    });
+                    next_state.set(AppState::Playing);
+                    puzzles.came_back = true;
+                }
             }
         }
     }
@@ -263,6 +297,15 @@ fn follow_the_board(
     mut status: ResMut<Status>,
 ) {
     let puzzles = &mut *puzzles;
+    // The new game clears the messages as it starts: the note follows it.
+    if std::mem::take(&mut puzzles.came_back) {
+        status.say(Text::GameBack);
+    }
+    // Another game took the board (a new game, an opened file): the one set aside is
+    // abandoned as any game is when another starts.
+    if !puzzles.in_exercise() {
+        puzzles.set_aside = None;
+    }
     if puzzles.ending.is_some() {
         let changed = rules.is_changed();
         follow_the_ending(

@@ -33,6 +33,10 @@ pub(super) fn game_panel(
     mut flips: MessageWriter<FlipView>,
     mut hints: MessageWriter<RequestHint>,
     (review, mut reviews): (Res<GameReview>, MessageWriter<ReviewCommand>),
+    (puzzles, mut puzzle_commands): (
+        Res<crate::game::puzzles::Puzzles>,
+        MessageWriter<crate::game::puzzles::PuzzleCommand>,
+    ),
     mut shown_ply: Local<Option<usize>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -66,7 +70,15 @@ pub(super) fn game_panel(
             }
             // Before the first game starts (generation 0) nobody plays yet: the new-game
             // panel is where the players are chosen, so none are named here.
-            if rules.generation > 0 {
+            // In a puzzle or an ending the board is an exercise, not a game between two.
+            if puzzles.in_exercise() {
+                let kind = if puzzles.ending.is_some() {
+                    Text::Endings
+                } else {
+                    Text::Puzzles
+                };
+                ui.label(egui::RichText::new(t(kind)).strong());
+            } else if rules.generation > 0 {
                 ui.label(format!(
                     "{}: {}",
                     t(Text::White),
@@ -148,6 +160,13 @@ pub(super) fn game_panel(
                     .clicked()
                 {
                     hints.write(RequestHint);
+                }
+                // A puzzle or an ending is left, not resigned or drawn.
+                if puzzles.in_exercise() {
+                    if ui.button(t(Text::PuzzleLeave)).clicked() {
+                        puzzle_commands.write(crate::game::puzzles::PuzzleCommand::Leave);
+                    }
+                    return;
                 }
                 if ui
                     .add_enabled(live, egui::Button::new(t(Text::Resign)))
