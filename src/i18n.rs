@@ -117,6 +117,8 @@ texts! {
     PuzzleTryAgain => "Not this move: try again", "Не этот ход: попробуйте ещё раз";
     PuzzleSolved => "Solved!", "Решено!";
     GameBack => "Your game is back on the board", "Ваша партия снова на доске";
+    MoveField => "Move:", "Ход:";
+    MoveFieldHover => "Type a move and press Enter: c3-d4, cd4, c3:e5:g3, c3e5 or 22-18 (/ or M to get here)", "Введите ход и нажмите Enter: c3-d4, cd4, c3:e5:g3, c3e5 или 22-18 (сюда — клавиша / или M)";
     EndingLetsWinGo => "That move lets the win go: try another", "Этот ход упускает выигрыш: попробуйте другой";
     Endings => "Endings", "Окончания";
     EndgameTables => "Endgame tables", "База окончаний";
@@ -275,6 +277,7 @@ texts! {
     KeysFlip => "F: flip the board", "F: перевернуть доску";
     KeysUndo => "U or Ctrl+Z: undo; Ctrl+Y: redo", "U или Ctrl+Z: отменить ход; Ctrl+Y: вернуть ход";
     KeysHint => "H: hint", "H: подсказка";
+    KeysMove => "/ or M: the move field; type a move (c3-d4, cd4, c3:e5:g3, c3e5, 22-18) and press Enter. Tab moves through the buttons, Space or Enter presses one", "/ или M: поле хода; введите ход (c3-d4, cd4, c3:e5:g3, c3e5, 22-18) и нажмите Enter. Tab переходит по кнопкам, пробел или Enter нажимает кнопку";
     KeysHelp => "F1: this help; Esc: close a window or open the new-game menu", "F1: эта справка; Esc: закрыть окно или открыть меню новой игры";
     KeysNewGame => "N: new game", "N: новая игра";
     KeysReview => "Left and right arrows, Home, End: step through the moves; a click on a move goes there", "Стрелки влево и вправо, Home, End: листать ходы; щелчок по ходу переходит к нему";

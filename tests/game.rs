@@ -972,3 +972,32 @@ fn a_puzzle_keeps_the_game_in_progress_and_leaving_brings_it_back() {
     );
     assert!(app.world().resource::<Puzzles>().set_aside.is_none());
 }
+
+#[test]
+fn a_whole_exchange_is_played_from_the_keyboard_and_bad_entries_say_why() {
+    use shashki::game::TypedMove;
+    let mut app = app_with(humans(Variant::Russian), None);
+    let typed = |app: &mut App, text: &str| {
+        app.world_mut().write_message(TypedMove(text.to_string()));
+        settle(app);
+    };
+    typed(&mut app, "cd4");
+    typed(&mut app, "f6-e5");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 2);
+    // An illegal entry is refused with the legal moves; the capture is compulsory.
+    typed(&mut app, "g3-h4");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 2);
+    let Some(Note::Plain(text)) = app.world().resource::<Status>().message.clone() else {
+        panic!("a reason is given");
+    };
+    assert!(text.contains("d4:f6"), "{text}");
+    typed(&mut app, "d4f6");
+    typed(&mut app, "g7xe5");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 4);
+    assert_eq!(
+        app.world().resource::<Rules>().game.moves()[3].to_string(),
+        "g7:e5"
+    );
+    typed(&mut app, "nonsense");
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 4);
+}

@@ -53,9 +53,11 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Highlights>()
         .add_message::<BoardClick>()
         .add_message::<CancelSelection>()
+        .add_message::<TypedMove>()
         .add_systems(
             Update,
-            handle_clicks
+            (handle_clicks, typed_moves)
+                .chain()
                 .in_set(GameSet::Input)
                 .run_if(in_state(AppState::Playing)),
         )
@@ -137,6 +139,56 @@ fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> C
         ClickResult::Refuse(Text::NotALandingSquare)
     } else {
         ClickResult::Refuse(Text::NotALegalMove)
+    }
+}
+
+/// A move typed in the move field (`c3-d4`, `cd4`, `c3:e5:g3`, `c3e5`, `22-18`): played
+/// as a click would play it, or refused with the reason and the candidates.
+#[derive(Message, Debug, Clone)]
+pub struct TypedMove(pub String);
+
+fn typed_moves(
+    mut typed: MessageReader<TypedMove>,
+    mut selection: ResMut<Selection>,
+    mut status: ResMut<Status>,
+    mut play: MessageWriter<PlayMove>,
+    mut cues: MessageWriter<Cue>,
+    rules: Res<Rules>,
+    animator: Res<Animator>,
+    puzzles: Res<super::puzzles::Puzzles>,
+) {
+    let Some(TypedMove(text)) = typed.read().last() else {
+        return;
+    };
+    if animator.is_busy() {
+        return;
+    }
+    if !rules.human_to_move() {
+        if rules.pending_branch.is_some() {
+            status.say(Text::AnswerFirst);
+        } else if rules.game.outcome().is_none() {
+            status.say(Text::WaitForComputer);
+        }
+        cues.write(Cue::Refused);
+        return;
+    }
+    match crate::rules::notation::parse_typed_move(rules.game.position(), text) {
+        Ok(mv) if !puzzles.allows(&rules.game, &mv) => {
+            status.say(if puzzles.ending.is_some() {
+                Text::EndingLetsWinGo
+            } else {
+                Text::PuzzleTryAgain
+            });
+            cues.write(Cue::Refused);
+        }
+        Ok(mv) => {
+            *selection = Selection::default();
+            play.write(PlayMove(mv));
+        }
+        Err(e) => {
+            status.say(e.to_string());
+            cues.write(Cue::Refused);
+        }
     }
 }
 

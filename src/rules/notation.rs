@@ -99,6 +99,53 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     }
 }
 
+/// Finds the move a player typed: everything [`parse_move`] reads, and also the square
+/// names run together (`c3e5`, `c3e5g3`) or the origin's file and the destination
+/// (`cd4`, `ce5`). An entry that names several moves lists them; an illegal one lists
+/// the legal moves.
+pub fn parse_typed_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    let t: String = text
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let b = t.as_bytes();
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    let rank = |c: u8| (b'1'..=b'8').contains(&c);
+    // Square names run together: split them with dashes.
+    if b.len() >= 4 && b.len().is_multiple_of(2) && b.chunks(2).all(|p| file(p[0]) && rank(p[1])) {
+        let spaced: Vec<&str> = (0..b.len() / 2).map(|i| &t[2 * i..2 * i + 2]).collect();
+        return parse_move(pos, &spaced.join("-"));
+    }
+    // The origin's file and the destination.
+    if b.len() == 3 && file(b[0]) && file(b[1]) && rank(b[2]) {
+        let to: Square = t[1..]
+            .parse()
+            .map_err(|_| NotationError::Syntax(t.clone()))?;
+        let origin_file = b[0] - b'a';
+        let mut found: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.to() == to && m.from().file() == origin_file)
+            .collect();
+        found.dedup_by(|a, b| a.same_effect(b));
+        return match found.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(illegal(pos, text)),
+            many => {
+                let mut names: Vec<String> = many.iter().map(|m| m.to_string()).collect();
+                names.sort();
+                Err(NotationError::Ambiguous {
+                    text: text.trim().to_string(),
+                    options: names.join(", "),
+                })
+            }
+        };
+    }
+    parse_move(pos, &t)
+}
+
 /// The shortest unambiguous text for a move: `c3:e5` when enough, the full route otherwise.
 pub fn move_text(pos: &Position, mv: &Move) -> String {
     let short = mv.short();
@@ -112,5 +159,51 @@ impl Position {
     /// Finds the legal move that a text names (see [`parse_move`]).
     pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         parse_move(self, text)
+    }
+}
+
+#[cfg(test)]
+mod typed_tests {
+    use super::*;
+
+    #[test]
+    fn typed_moves_in_every_form() {
+        let start = Position::start();
+        for text in ["c3-d4", "C3-D4", "c3d4", "cd4", " c3 d4 ", "22-18"] {
+            let m = parse_typed_move(&start, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(m.to_string(), "c3-d4", "{text}");
+        }
+        // Two men of the c-file cannot reach b4 and d4 alike, but two of different
+        // files can: "cb4" names one, "b4" alone is no move.
+        assert_eq!(
+            parse_typed_move(&start, "cb4").unwrap().to_string(),
+            "c3-b4"
+        );
+        assert!(parse_typed_move(&start, "b4").is_err());
+        // Illegal entries list the legal moves.
+        let e = parse_typed_move(&start, "c3e5").unwrap_err().to_string();
+        assert!(e.contains("legal moves") && e.contains("g3-h4"), "{e}");
+        let capture = Position::from_fen("W:Wc3,g3:Bd4,f4").unwrap();
+        assert_eq!(
+            parse_typed_move(&capture, "c3e5").unwrap().to_string(),
+            "c3:e5"
+        );
+        assert_eq!(
+            parse_typed_move(&capture, "ce5").unwrap().to_string(),
+            "c3:e5"
+        );
+        assert_eq!(
+            parse_typed_move(&capture, "c3:e5").unwrap().to_string(),
+            "c3:e5"
+        );
+        // Two captures landing on e5 from different files: each file names one.
+        assert_eq!(
+            parse_typed_move(&capture, "ge5").unwrap().to_string(),
+            "g3:e5"
+        );
+        let e = parse_typed_move(&capture, "e5").unwrap_err();
+        assert!(matches!(e, NotationError::Syntax(_)), "{e}");
+        assert!(parse_typed_move(&start, "").is_err());
+        assert!(parse_typed_move(&start, "zz9").is_err());
     }
 }

@@ -98,6 +98,7 @@ fn controls(ui: &mut egui::Ui, lang: Lang) {
         Text::KeysUndo,
         Text::KeysReview,
         Text::KeysHint,
+        Text::KeysMove,
         Text::KeysHelp,
     ] {
         ui.label(format!("• {}", tr(lang, text)));

@@ -42,6 +42,8 @@ pub(super) struct Windows {
     pub confirm_resign: bool,
     pub stats: bool,
     pub puzzles: bool,
+    /// The move field takes the keyboard at the next frame.
+    pub focus_move: bool,
 }
 
 impl Windows {
@@ -517,7 +519,8 @@ fn board_labels(
     Ok(())
 }
 
-/// The keyboard: N new game, U or Ctrl+Z undo, Ctrl+Y redo, H hint, arrows to review,
+/// The keyboard: N new game, U or Ctrl+Z undo, Ctrl+Y redo, H hint, / or M the move
+/// field, arrows to review,
 /// F1 help, Esc answers "no" to a pending question, drops a selection, closes a window,
 /// leaves the editor, or else opens the new-game panel.
 /// (F flips the board: see the camera.)
@@ -572,6 +575,9 @@ fn shortcuts(
     }
     if pressed(KeyCode::KeyH) {
         hints.write(RequestHint);
+    }
+    if pressed(KeyCode::Slash) || pressed(KeyCode::KeyM) {
+        windows.focus_move = true;
     }
     if pressed(KeyCode::ArrowLeft) {
         commands.write(GameCommand::StepBack);

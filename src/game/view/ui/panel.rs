@@ -37,7 +37,11 @@ pub(super) fn game_panel(
         Res<crate::game::puzzles::Puzzles>,
         MessageWriter<crate::game::puzzles::PuzzleCommand>,
     ),
-    mut shown_ply: Local<Option<usize>>,
+    (mut shown_ply, mut typing, mut typed): (
+        Local<Option<usize>>,
+        Local<String>,
+        MessageWriter<crate::game::TypedMove>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = language.0;
@@ -179,6 +183,28 @@ pub(super) fn game_panel(
                     .clicked()
                 {
                     commands.write(GameCommand::OfferDraw);
+                }
+            });
+            // The move field: a whole game can be played from the keyboard.
+            ui.horizontal(|ui| {
+                ui.label(t(Text::MoveField));
+                let field = ui
+                    .add_enabled(
+                        live,
+                        egui::TextEdit::singleline(&mut *typing)
+                            .hint_text("c3-d4")
+                            .desired_width(150.0),
+                    )
+                    .on_hover_text(t(Text::MoveFieldHover));
+                if std::mem::take(&mut windows.focus_move) && live {
+                    field.request_focus();
+                }
+                if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    let text = std::mem::take(&mut *typing);
+                    if !text.trim().is_empty() {
+                        typed.write(crate::game::TypedMove(text));
+                    }
+                    field.request_focus();
                 }
             });
             ui.separator();
