@@ -147,6 +147,7 @@ fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> C
 #[derive(Message, Debug, Clone)]
 pub struct TypedMove(pub String);
 
+#[allow(clippy::too_many_arguments)]
 fn typed_moves(
     mut typed: MessageReader<TypedMove>,
     mut selection: ResMut<Selection>,

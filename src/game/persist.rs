@@ -168,6 +168,7 @@ fn restore(mut new_games: MessageReader<NewGame>, persist: Option<ResMut<Persist
 
 /// Writes the game whenever it changed: a move, undo, redo, new game, resignation or draw.
 /// A finished game is cleared, so there is nothing to continue.
+#[allow(clippy::too_many_arguments)]
 fn save(
     rules: Res<Rules>,
     state: Res<State<AppState>>,
