@@ -932,12 +932,15 @@ fn a_puzzle_keeps_the_game_in_progress_and_leaving_brings_it_back() {
     };
     let mut app = app_with(setup, None);
     play(&mut app, &["c3-d4"]);
-    // The computer answers.
-    for _ in 0..600 {
+    // The computer answers (its search runs on a thread: real time passes).
+    let mut updates = 0;
+    while app.world().resource::<Rules>().game.side_to_move() != Color::White
+        || app.world().resource::<Animator>().is_busy()
+    {
         app.update();
-        if app.world().resource::<Rules>().game.side_to_move() == Color::White {
-            break;
-        }
+        updates += 1;
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(updates < 5000, "the computer did not move");
     }
     settle(&mut app);
     let before = app.world().resource::<Rules>().game.clone();
