@@ -170,6 +170,31 @@ pub struct Settings {
     pub stats: super::stats::Statistics,
     /// The puzzles solved, by variant and position (`russian:W:Wa1,...`).
     pub puzzles_solved: Vec<String>,
+    /// The window's size and place when it was last moved or resized.
+    pub window: Option<WindowPlace>,
+}
+
+/// A window's size in logical pixels and its position on the desktop (physical pixels).
+#[derive(Clone, Copy, PartialEq, Debug, Serialize, Deserialize)]
+pub struct WindowPlace {
+    pub width: f32,
+    pub height: f32,
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+}
+
+impl WindowPlace {
+    /// Smallest window the game opens at.
+    pub const MIN: (f32, f32) = (640.0, 400.0);
+
+    /// This place if it is a sensible one on a screen of `screen` logical pixels: a size
+    /// no smaller than [`WindowPlace::MIN`] and no larger than the screen (a damaged
+    /// or foreign value is not used).
+    pub fn fitting(self, screen: (f32, f32)) -> Option<WindowPlace> {
+        let ok = |v: f32, min: f32, max: f32| v.is_finite() && v >= min && v <= max;
+        (ok(self.width, Self::MIN.0, screen.0) && ok(self.height, Self::MIN.1, screen.1))
+            .then_some(self)
+    }
 }
 
 impl Default for Settings {
@@ -188,6 +213,7 @@ impl Default for Settings {
             last_variant: Variant::Russian,
             last_opponent: OpponentChoice::Computer,
             last_level: 3,
+            window: None,
             last_colour: ColourChoice::White,
             stats: super::stats::Statistics::default(),
             puzzles_solved: Vec::new(),

@@ -77,6 +77,12 @@ fn custom_settings() -> Settings {
             s
         },
         puzzles_solved: vec!["russian:W:Wa1:Bh8".into()],
+        window: Some(shashki::store::settings::WindowPlace {
+            width: 1000.0,
+            height: 700.0,
+            x: None,
+            y: None,
+        }),
     }
 }
 
@@ -383,4 +389,39 @@ fn settings_file_is_readable_json_with_every_field() {
         Settings::default().volume
     );
     assert_eq!(AnimationSpeed::Off.duration_scale(), 0.0);
+}
+
+#[test]
+fn the_window_place_is_kept_and_a_foolish_one_is_not_used() {
+    use shashki::store::settings::{Settings, WindowPlace};
+    let place = WindowPlace {
+        width: 900.0,
+        height: 650.0,
+        x: Some(40),
+        y: Some(30),
+    };
+    let settings = Settings {
+        window: Some(place),
+        ..Settings::default()
+    };
+    let text = serde_json::to_string(&settings).unwrap();
+    let back: Settings = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.window, Some(place));
+    // Settings written before the window was remembered still load.
+    let old: Settings = serde_json::from_str(r#"{"volume": 0.5}"#).unwrap();
+    assert_eq!(old.window, None);
+    assert_eq!(place.fitting((1024.0, 768.0)), Some(place));
+    assert_eq!(
+        place.fitting((800.0, 600.0)),
+        None,
+        "larger than the screen"
+    );
+    for (w, h) in [(f32::NAN, 600.0), (100.0, 600.0), (900.0, -1.0)] {
+        let bad = WindowPlace {
+            width: w,
+            height: h,
+            ..place
+        };
+        assert_eq!(bad.fitting((1920.0, 1080.0)), None, "{w}x{h}");
+    }
 }

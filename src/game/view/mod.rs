@@ -105,6 +105,7 @@ fn fit_window_to_monitor(
     primary: Query<&bevy::window::Monitor, With<bevy::window::PrimaryMonitor>>,
     monitors: Query<&bevy::window::Monitor>,
     mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+    persist: Option<Res<persist::Persist>>,
 ) {
     if *done {
         return;
@@ -121,6 +122,18 @@ fn fit_window_to_monitor(
         m.physical_width as f32 / scale,
         m.physical_height as f32 / scale,
     );
+    // The size and place the player left it at, when they still fit this screen.
+    if let Some(place) = persist
+        .as_ref()
+        .and_then(|p| p.settings.window)
+        .and_then(|p| p.fitting((mw, mh)))
+    {
+        window.resolution.set(place.width, place.height);
+        if let (Some(x), Some(y)) = (place.x, place.y) {
+            window.position = WindowPosition::At(IVec2::new(x, y));
+        }
+        return;
+    }
     let (w, h) = (window.resolution.width(), window.resolution.height());
     if mw > 0.0 && mh > 0.0 && (w > mw || h > mh) {
         // Room for the desktop's panels and the title bar.
@@ -131,13 +144,53 @@ fn fit_window_to_monitor(
     }
 }
 
+/// Keeps the window's size and place in the settings once it has stayed put for a
+/// second after a change (so that a drag does not write the file at every frame).
+fn remember_window(
+    time: Res<Time>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    persist: Option<ResMut<persist::Persist>>,
+    mut seen: Local<Option<(crate::store::settings::WindowPlace, f32)>>,
+) {
+    let (Some(mut persist), Ok(window)) = (persist, windows.single()) else {
+        return;
+    };
+    let (x, y) = match window.position {
+        WindowPosition::At(p) => (Some(p.x), Some(p.y)),
+        _ => (None, None),
+    };
+    let place = crate::store::settings::WindowPlace {
+        width: window.resolution.width(),
+        height: window.resolution.height(),
+        x,
+        y,
+    };
+    let still = match seen.as_mut() {
+        Some((last, since)) if *last == place => {
+            *since += time.delta_secs();
+            *since >= 1.0
+        }
+        _ => {
+            *seen = Some((place, 0.0));
+            false
+        }
+    };
+    if still && persist.settings.window != Some(place) && time.elapsed_secs() > 3.0 {
+        persist.settings.window = Some(place);
+        persist.save_settings();
+    }
+}
+
 /// The windowed app: the game with its panels.
 pub fn game_app() -> App {
     let mut app = App::new();
     // Moves animate and the computer thinks whether or not the window has the focus.
     app.add_plugins(window_plugins())
         .insert_resource(WinitSettings::continuous())
-        .add_systems(Update, (set_window_icon, fit_window_to_monitor))
+        .add_systems(
+            Update,
+            (set_window_icon, fit_window_to_monitor, remember_window).chain(),
+        )
         .add_plugins((MeshPickingPlugin, EguiPlugin::default()))
         .add_plugins((GamePlugin, ViewPlugin))
         // The player's files are read and written by the windowed game only.
