@@ -440,6 +440,23 @@ pub fn draw_rule_name(lang: Lang, rule: DrawRule) -> &'static str {
 }
 
 /// A running draw rule: "15 king-only moves: 9 left (7.2.5)".
+/// Why a typed move was refused, in the player's language.
+pub fn typed_move_error(lang: Lang, e: &crate::rules::notation::NotationError) -> String {
+    use crate::rules::notation::NotationError as E;
+    match (lang, e) {
+        (Lang::En, _) => e.to_string(),
+        (Lang::Ru, E::Syntax(t)) => {
+            format!("«{t}» — не ход (например: c3-d4, cd4, c3:e5, 22-18)")
+        }
+        (Lang::Ru, E::Illegal { text, legal }) => {
+            format!("Ход «{text}» здесь невозможен; возможные ходы: {legal}")
+        }
+        (Lang::Ru, E::Ambiguous { text, options }) => {
+            format!("«{text}» подходит к нескольким ходам, укажите путь: {options}")
+        }
+    }
+}
+
 pub fn countdown_text(lang: Lang, countdown: &Countdown) -> String {
     let left = countdown.moves_left();
     let rule = countdown.rule;

@@ -1003,4 +1003,11 @@ fn a_whole_exchange_is_played_from_the_keyboard_and_bad_entries_say_why() {
     );
     typed(&mut app, "nonsense");
     assert_eq!(app.world().resource::<Rules>().game.ply(), 4);
+    // In Russian the reason is in Russian.
+    app.world_mut().resource_mut::<shashki::game::Language>().0 = shashki::i18n::Lang::Ru;
+    typed(&mut app, "a1-b2");
+    let Some(Note::Plain(text)) = app.world().resource::<Status>().message.clone() else {
+        panic!("a reason is given");
+    };
+    assert!(text.contains("невозможен"), "{text}");
 }

@@ -156,7 +156,7 @@ fn typed_moves(
     mut cues: MessageWriter<Cue>,
     rules: Res<Rules>,
     animator: Res<Animator>,
-    puzzles: Res<super::puzzles::Puzzles>,
+    (puzzles, language): (Res<super::puzzles::Puzzles>, Res<super::Language>),
 ) {
     let Some(TypedMove(text)) = typed.read().last() else {
         return;
@@ -187,7 +187,7 @@ fn typed_moves(
             play.write(PlayMove(mv));
         }
         Err(e) => {
-            status.say(e.to_string());
+            status.say(crate::i18n::typed_move_error(language.0, &e));
             cues.write(Cue::Refused);
         }
     }
