@@ -201,6 +201,8 @@ fn the_desktop_entry_and_icon_are_installed_and_removed() {
     assert_eq!(&icon[..8], b"\x89PNG\r\n\x1a\n");
     // IHDR: width and height 256.
     assert_eq!(&icon[16..24], &[0, 0, 1, 0, 0, 0, 1, 0]);
+    // 8 bits a channel, RGBA: what the window icon takes.
+    assert_eq!(&icon[24..26], &[8, 6]);
     assert_eq!(install_cmd::uninstall(&dir).unwrap().len(), 2);
     assert!(!files[0].exists() && !files[1].exists());
     let _ = std::fs::remove_dir_all(&dir);
