@@ -142,6 +142,20 @@ fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> C
     }
 }
 
+/// Why a human move is refused when it is not the human's turn (a question pending, the
+/// computer's turn in review or in play); nothing is said once the game is over.
+fn refuse_out_of_turn(rules: &Rules, status: &mut Status, cues: &mut MessageWriter<Cue>) {
+    if rules.pending_branch.is_some() {
+        status.say(Text::AnswerFirst);
+    } else if rules.in_review() {
+        status.say(Text::ReviewComputerTurn);
+        cues.write(Cue::Refused);
+    } else if rules.game.outcome().is_none() {
+        status.say(Text::WaitForComputer);
+        cues.write(Cue::Refused);
+    }
+}
+
 /// A move typed in the move field (`c3-d4`, `cd4`, `c3:e5:g3`, `c3e5`, `22-18`): played
 /// as a click would play it, or refused with the reason and the candidates.
 #[derive(Message, Debug, Clone)]
@@ -165,21 +179,12 @@ fn typed_moves(
         return;
     }
     if !rules.human_to_move() {
-        if rules.pending_branch.is_some() {
-            status.say(Text::AnswerFirst);
-        } else if rules.game.outcome().is_none() {
-            status.say(Text::WaitForComputer);
-        }
-        cues.write(Cue::Refused);
+        refuse_out_of_turn(&rules, &mut status, &mut cues);
         return;
     }
     match crate::rules::notation::parse_typed_move(rules.game.position(), text) {
         Ok(mv) if !puzzles.allows(&rules.game, &mv) => {
-            status.say(if puzzles.ending.is_some() {
-                Text::EndingLetsWinGo
-            } else {
-                Text::PuzzleTryAgain
-            });
+            status.say(puzzles.refusal());
             cues.write(Cue::Refused);
         }
         Ok(mv) => {
@@ -218,15 +223,7 @@ fn handle_clicks(
             continue;
         }
         if !rules.human_to_move() {
-            if rules.pending_branch.is_some() {
-                status.say(Text::AnswerFirst);
-            } else if rules.in_review() {
-                status.say(Text::ReviewComputerTurn);
-                cues.write(Cue::Refused);
-            } else if rules.game.outcome().is_none() {
-                status.say(Text::WaitForComputer);
-                cues.write(Cue::Refused);
-            }
+            refuse_out_of_turn(&rules, &mut status, &mut cues);
             continue;
         }
         let legal = rules.game.legal_moves();
@@ -242,11 +239,7 @@ fn handle_clicks(
             ClickResult::Extend(hop) => selection.hops.push(hop),
             ClickResult::Play(mv) if !puzzles.allows(&rules.game, &mv) => {
                 *selection = Selection::default();
-                status.say(if puzzles.ending.is_some() {
-                    Text::EndingLetsWinGo
-                } else {
-                    Text::PuzzleTryAgain
-                });
+                status.say(puzzles.refusal());
                 cues.write(Cue::Refused);
             }
             ClickResult::Play(mv) => {

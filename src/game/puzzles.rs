@@ -113,6 +113,15 @@ impl Puzzles {
     pub fn in_exercise(&self) -> bool {
         self.active.is_some() || self.ending.is_some()
     }
+
+    /// What a move that [`Puzzles::allows`] refuses is told.
+    pub fn refusal(&self) -> Text {
+        if self.ending.is_some() {
+            Text::EndingLetsWinGo
+        } else {
+            Text::PuzzleTryAgain
+        }
+    }
 }
 
 impl Default for Puzzles {
