@@ -268,6 +268,15 @@ texts! {
     YouWin => "You win!", "Вы победили!";
     YouLose => "You lose", "Вы проиграли";
     Draw => "Draw", "Ничья";
+    GamePaused => "The game is paused: press Resume (P) to go on", "Партия на паузе: нажмите «Продолжить» (P)";
+    Pause => "Pause", "Пауза";
+    Resume => "Resume", "Продолжить";
+    ClockPausedLabel => "Clocks stopped", "Часы остановлены";
+    TimeControlLabel => "Time control", "Контроль времени";
+    NoClock => "No clock", "Без часов";
+    CustomClock => "Custom", "Свой";
+    ClockMinutes => "minutes", "минут";
+    ClockIncrement => "seconds added a move", "секунд добавка за ход";
 
     // Keyboard and mouse help, one line each.
     HelpControls => "Controls", "Управление";
@@ -280,6 +289,7 @@ texts! {
     KeysMove => "/ or M: the move field; type a move (c3-d4, cd4, c3:e5:g3, c3e5, 22-18) and press Enter. Tab moves through the buttons, Space or Enter presses one", "/ или M: поле хода; введите ход (c3-d4, cd4, c3:e5:g3, c3e5, 22-18) и нажмите Enter. Tab переходит по кнопкам, пробел или Enter нажимает кнопку";
     KeysHelp => "F1: this help; Esc: close a window or open the new-game menu", "F1: эта справка; Esc: закрыть окно или открыть меню новой игры";
     KeysNewGame => "N: new game", "N: новая игра";
+    KeysPause => "P: pause or resume a game with a clock", "P: пауза или продолжение партии с часами";
     KeysReview => "Left and right arrows, Home, End: step through the moves; a click on a move goes there", "Стрелки влево и вправо, Home, End: листать ходы; щелчок по ходу переходит к нему";
     DiagramManCaptures => "A man takes two pieces in one move, c3:e5:g7", "Простая бьёт две шашки за один ход: c3:e5:g7";
     DiagramKingCaptures => "A king takes from afar and must stop on e5, from where it can take again: a1:e5:g3", "Дамка бьёт издалека и должна встать на e5, откуда можно бить дальше: a1:e5:g3";
@@ -374,6 +384,7 @@ fn win_text(lang: Lang, winner: Color, reason: WinReason, variant: Variant) -> S
             let (w, l) = (color_name(lang, winner), color_name(lang, loser));
             match (variant, reason) {
                 (_, WinReason::Resignation) => format!("{l} resigned: {w} wins"),
+                (_, WinReason::Time) => format!("{l} ran out of time: {w} wins"),
                 (Variant::Russian, WinReason::NoPieces) => {
                     format!("{l} has no pieces left: {w} wins")
                 }
@@ -392,6 +403,9 @@ fn win_text(lang: Lang, winner: Color, reason: WinReason, variant: Variant) -> S
                 (_, WinReason::Resignation) => {
                     let l = color_name(lang, loser);
                     format!("{l} сдались: победа {w}")
+                }
+                (_, WinReason::Time) => {
+                    format!("У {} истекло время: победа {w}", color_genitive_ru(loser))
                 }
                 (Variant::Russian, WinReason::NoPieces) => {
                     format!(

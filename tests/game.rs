@@ -12,7 +12,10 @@ use shashki::game::{
     Player, Rules, Selection, Setup, Start, Status, Taken,
 };
 use shashki::i18n::{Lang, Text};
-use shashki::rules::{Color as Side, Game, Position, Square, Variant};
+use shashki::rules::game::WinReason;
+use shashki::rules::{
+    Color as Side, Game, GameClock, Outcome, Position, Square, TimeControl, Variant,
+};
 use std::time::Duration;
 
 const FRAME: Duration = Duration::from_millis(20);
@@ -34,7 +37,11 @@ fn app_with(setup: Setup, fen: Option<&str>) -> App {
         Some(f) => Start::Position(Position::from_fen(f).expect("test FEN")),
         None => Start::Initial,
     };
-    app.world_mut().write_message(NewGame { setup, start });
+    app.world_mut().write_message(NewGame {
+        setup,
+        start,
+        clock: None,
+    });
     frames(&mut app, 3);
     app
 }
@@ -628,6 +635,7 @@ fn a_game_read_from_pdn_continues_where_it_ended() {
     app.world_mut().write_message(NewGame {
         setup: humans(Variant::Russian),
         start: Start::Game(Box::new(record.game.clone())),
+        clock: None,
     });
     frames(&mut app, 3);
     let rules = app.world().resource::<Rules>();
@@ -1010,4 +1018,121 @@ fn a_whole_exchange_is_played_from_the_keyboard_and_bad_entries_say_why() {
         panic!("a reason is given");
     };
     assert!(text.contains("невозможен"), "{text}");
+}
+
+fn clocked(setup: Setup, control: TimeControl) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    app.update();
+    app.world_mut().write_message(NewGame {
+        setup,
+        start: Start::Initial,
+        clock: Some(GameClock::new(control)),
+    });
+    frames(&mut app, 3);
+    app
+}
+
+fn clock_secs(app: &App, side: Side) -> f64 {
+    let rules = app.world().resource::<Rules>();
+    rules.clock_time(side).expect("a clock").as_secs_f64()
+}
+
+#[test]
+fn the_clock_runs_for_the_side_to_move_and_a_flag_loses() {
+    let mut app = clocked(humans(Variant::Russian), TimeControl::new(2.0, 1.0));
+    frames(&mut app, 25);
+    let white = clock_secs(&app, Side::White);
+    assert!((1.3..1.5).contains(&white), "{white}");
+    assert_eq!(clock_secs(&app, Side::Black), 2.0);
+    click(&mut app, "c3");
+    click(&mut app, "d4");
+    settle(&mut app);
+    // The move took its time off and earned the increment; the clock waited for the
+    // move to be shown, and now Black's runs.
+    let after = clock_secs(&app, Side::White);
+    assert!((2.25..2.5).contains(&after), "{after}");
+    assert!(clock_secs(&app, Side::Black) < 2.0);
+    for _ in 0..200 {
+        app.update();
+        if app.world().resource::<Rules>().game.outcome().is_some() {
+            break;
+        }
+    }
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(
+        rules.game.outcome(),
+        Some(Outcome::Win {
+            winner: Side::White,
+            reason: WinReason::Time
+        })
+    );
+    assert_eq!(clock_secs(&app, Side::White), after);
+    assert_eq!(clock_secs(&app, Side::Black), 0.0);
+    // The PDN has the control and each move's clock.
+    let pdn = shashki::game::records::pdn_of(rules);
+    assert!(pdn.contains("[TimeControl \"2+1\"]"), "{pdn}");
+    assert!(pdn.contains("[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("1. c3-d4 {[%clk 0:00:02]}"), "{pdn}");
+    // Taking the move back gives Black the game and its time back.
+    app.world_mut().write_message(GameCommand::Undo);
+    frames(&mut app, 1);
+    assert!(app.world().resource::<Rules>().game.outcome().is_none());
+    assert!(clock_secs(&app, Side::Black) > 1.9);
+}
+
+#[test]
+fn a_paused_game_stops_both_clocks_and_takes_no_move() {
+    let mut app = clocked(humans(Variant::Giveaway), TimeControl::minutes(3, 2));
+    frames(&mut app, 10);
+    app.world_mut().write_message(GameCommand::Pause);
+    frames(&mut app, 1);
+    let white = clock_secs(&app, Side::White);
+    frames(&mut app, 100);
+    assert_eq!(clock_secs(&app, Side::White), white);
+    click(&mut app, "c3");
+    click(&mut app, "d4");
+    settle(&mut app);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 0);
+    assert_eq!(
+        app.world().resource::<Status>().message,
+        Some(Note::Text(Text::GamePaused))
+    );
+    app.world_mut().write_message(GameCommand::Pause);
+    frames(&mut app, 10);
+    assert!(clock_secs(&app, Side::White) < white);
+    click(&mut app, "c3");
+    click(&mut app, "d4");
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Rules>().game.ply(), 1);
+}
+
+#[test]
+fn the_computer_plays_under_the_clock() {
+    let setup = Setup {
+        variant: Variant::Russian,
+        white: Player::Human,
+        black: Player::Computer(Level::new(6)),
+    };
+    let mut app = clocked(setup, TimeControl::minutes(3, 2));
+    click(&mut app, "c3");
+    click(&mut app, "d4");
+    settle(&mut app);
+    let mut updates = 0;
+    while app.world().resource::<Rules>().game.side_to_move() != Side::White
+        || app.world().resource::<Animator>().is_busy()
+    {
+        app.update();
+        updates += 1;
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(updates < 5000, "the computer did not move");
+    }
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 2);
+    assert_eq!(rules.clock.as_ref().map(|c| c.len()), Some(3));
+    // It used some of its time and got the increment for its move.
+    let black = clock_secs(&app, Side::Black);
+    assert!(black > 170.0 && black <= 182.0, "{black}");
 }

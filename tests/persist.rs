@@ -246,6 +246,7 @@ fn a_game_against_the_computer_counts_once_in_the_statistics() {
     app.world_mut().write_message(NewGame {
         setup,
         start: shashki::game::Start::Game(Box::new(finished)),
+        clock: None,
     });
     frames(&mut app, 5);
     let again = store.load_settings().value.stats;

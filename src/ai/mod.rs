@@ -366,13 +366,29 @@ impl Ai {
         seed: u64,
         stop: &AtomicBool,
     ) -> Option<Move> {
+        self.choose_move_on_clock(game, level, None, seed, stop)
+    }
+
+    /// [`Ai::choose_move`] under a game clock: the level's node budget and time cap still
+    /// hold, and the clock's share of the remaining time limits the search further.
+    pub fn choose_move_on_clock(
+        &mut self,
+        game: &Game,
+        level: Level,
+        clock: Option<Clock>,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Option<Move> {
         if let Some(mv) = book_move(game, level, seed) {
             return Some(mv);
         }
         let style = level.style();
         let mut weights = self.weights.clone();
         weights.simple |= style.simple_eval;
-        let limits = level.limits();
+        let limits = Limits {
+            clock,
+            ..level.limits()
+        };
         let tb = self.tablebase(game.variant()).filter(|_| style.tablebases);
         let params = self.params(
             game,

@@ -7,6 +7,7 @@
 //! the share grows (up to three times), never past the *maximum*, a hard limit that
 //! leaves a reserve on the clock so that the engine never loses on time.
 
+pub use crate::rules::clock::TimeControl;
 use std::time::{Duration, Instant};
 
 /// A player's clock at the moment it is asked to move.
@@ -70,64 +71,6 @@ impl TimePlan {
     /// The moment the search stops whatever it is doing.
     pub fn hard(&self) -> Instant {
         self.start + self.maximum
-    }
-}
-
-/// A time control: a base time and a Fischer increment added after each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct TimeControl {
-    pub base: Duration,
-    pub increment: Duration,
-}
-
-impl TimeControl {
-    pub fn new(base_secs: f64, increment_secs: f64) -> TimeControl {
-        TimeControl {
-            base: Duration::from_secs_f64(base_secs.max(0.0)),
-            increment: Duration::from_secs_f64(increment_secs.max(0.0)),
-        }
-    }
-
-    /// The PDN `TimeControl` tag's value: seconds, `180+2`.
-    pub fn pdn(&self) -> String {
-        let secs = |d: Duration| {
-            let s = d.as_secs_f64();
-            if s.fract() == 0.0 {
-                format!("{}", s as u64)
-            } else {
-                format!("{s}")
-            }
-        };
-        format!("{}+{}", secs(self.base), secs(self.increment))
-    }
-}
-
-impl std::str::FromStr for TimeControl {
-    type Err = String;
-
-    /// `BASE+INC` in seconds (`10+0.1`, the PDN tag's `180+2`), or with the base in
-    /// minutes (`3m+2`); `BASE` alone has no increment.
-    fn from_str(text: &str) -> Result<TimeControl, String> {
-        let bad = || format!("'{text}' is not a time control such as 10+0.1, 180+2 or 3m+2");
-        let (base, inc) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
-        let (base, unit) = match base.strip_suffix('m') {
-            Some(b) => (b, 60.0),
-            None => (base.strip_suffix('s').unwrap_or(base), 1.0),
-        };
-        let number = |t: &str| {
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1.0e6)
-        };
-        let (Some(base), Some(inc)) = (number(base), number(inc.strip_suffix('s').unwrap_or(inc)))
-        else {
-            return Err(bad());
-        };
-        if base * unit <= 0.0 {
-            return Err(bad());
-        }
-        Ok(TimeControl::new(base * unit, inc))
     }
 }
 

@@ -75,6 +75,7 @@ pub fn check(screenshots: Option<String>) -> Result<(), String> {
                 black: Player::Human,
             },
             start: Start::Position(start),
+            clock: None,
         },
         moves: None,
         screenshot: screenshots,

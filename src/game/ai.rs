@@ -83,13 +83,21 @@ fn start_search(rules: Res<Rules>, mut player: ResMut<AiPlayer>) {
         ai
     });
     let game: Game = rules.game.clone();
+    // Under a clock the engine manages its time, within the level's budget.
+    let clock = rules.clock.as_ref().and_then(|c| {
+        Some(crate::ai::Clock {
+            remaining: rules.clock_time(game.side_to_move())?,
+            increment: c.control.increment,
+            moves_to_go: None,
+        })
+    });
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     player.seed = player.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let seed = player.seed;
     let task = AsyncComputeTaskPool::get().spawn(async move {
         yield_to_drawing();
-        let mv = engine.choose_move(&game, level, seed, &flag);
+        let mv = engine.choose_move_on_clock(&game, level, clock, seed, &flag);
         (engine, mv)
     });
     player.thinking = Some(Thinking {

@@ -203,6 +203,7 @@ fn run_editor_commands(
                 new_games.write(NewGame {
                     setup: Setup { variant, ..setup },
                     start: Start::Position(position),
+                    clock: None,
                 });
             }
             EditorCommand::Cancel => {

@@ -147,6 +147,9 @@ fn decide(legal: &[Move], selection: &Selection, rules: &Rules, sq: Square) -> C
 fn refuse_out_of_turn(rules: &Rules, status: &mut Status, cues: &mut MessageWriter<Cue>) {
     if rules.pending_branch.is_some() {
         status.say(Text::AnswerFirst);
+    } else if rules.paused() {
+        status.say(Text::GamePaused);
+        cues.write(Cue::Refused);
     } else if rules.in_review() {
         status.say(Text::ReviewComputerTurn);
         cues.write(Cue::Refused);

@@ -31,11 +31,16 @@ impl Persist {
     /// Starts the saved game: the panel sends the returned [`NewGame`] so that everything
     /// reacting to a new game (camera, AI, pieces) does so.
     pub fn resume(&mut self) -> Option<NewGame> {
-        let saved = self.resumable.take()?;
+        let mut saved = self.resumable.take()?;
         let setup = setup_of(&saved);
+        // A game with a clock comes back paused: the player starts it with Resume.
+        if let Some(clock) = &mut saved.clock {
+            clock.paused = true;
+        }
         Some(NewGame {
             setup,
             start: Start::Game(Box::new(saved.game)),
+            clock: saved.clock,
         })
     }
 }
@@ -153,7 +158,7 @@ fn saved_of(rules: &Rules) -> Option<SavedGame> {
     } else {
         rules.game.clone()
     };
-    Some(SavedGame::new(game, opponent, setup.viewer()))
+    Some(SavedGame::new(game, opponent, setup.viewer()).with_clock(rules.clock.clone()))
 }
 
 /// Once a new game starts (the saved one or another), there is nothing left to continue.
@@ -177,7 +182,7 @@ fn save(
     language: Res<Language>,
     editor: Res<super::editor::Editor>,
     puzzles: Option<Res<super::puzzles::Puzzles>>,
-    mut last: Local<Option<(u64, usize, bool)>>,
+    mut last: Local<Option<(u64, usize, bool, bool)>>,
 ) {
     let Some(persist) = persist else {
         return;
@@ -194,7 +199,8 @@ fn save(
         return;
     }
     let over = rules.game.outcome().is_some();
-    let key = (rules.generation, rules.game.ply(), over);
+    let paused = rules.clock.as_ref().is_some_and(|c| c.paused);
+    let key = (rules.generation, rules.game.ply(), over, paused);
     if *last == Some(key) {
         return;
     }

@@ -103,7 +103,7 @@ pub struct Puzzles {
     pub newly_solved: Vec<String>,
     /// The unfinished game that was on the board when the puzzles began: it comes back
     /// when the player leaves them (the autosave keeps it meanwhile).
-    pub set_aside: Option<(Setup, Game)>,
+    pub set_aside: Option<(Setup, Game, Option<crate::rules::GameClock>)>,
     /// The game set aside came back this frame: the panel says so once it is on.
     came_back: bool,
 }
@@ -199,6 +199,7 @@ fn exercise_game(variant: Variant, start: crate::rules::Position) -> NewGame {
             black: Player::Human,
         },
         start: Start::Position(start),
+        clock: None,
     }
 }
 
@@ -220,7 +221,7 @@ fn take_commands(
             && rules.full_game().outcome().is_none()
             && rules.total_plies() > 0
         {
-            puzzles.set_aside = Some((rules.setup, rules.full_game()));
+            puzzles.set_aside = Some((rules.setup, rules.full_game(), rules.clock.clone()));
         }
         match command {
             PuzzleCommand::Start { variant, index } => {
@@ -282,10 +283,11 @@ fn take_commands(
             PuzzleCommand::Leave => {
                 puzzles.active = None;
                 puzzles.ending = None;
-                if let Some((setup, game)) = puzzles.set_aside.take() {
+                if let Some((setup, game, clock)) = puzzles.set_aside.take() {
                     new_games.write(NewGame {
                         setup,
                         start: Start::Game(Box::new(game)),
+                        clock,
                     });
                     next_state.set(AppState::Playing);
                     puzzles.came_back = true;

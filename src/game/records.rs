@@ -3,7 +3,8 @@
 
 use super::rules::{Player, Rules};
 use crate::i18n::Lang;
-use crate::rules::pdn::{PdnGame, read_pdn, read_pdn_file, write_pdn};
+use crate::rules::clock::pdn_clock;
+use crate::rules::pdn::{MoveNote, PdnGame, read_pdn, read_pdn_file, write_pdn_annotated};
 use crate::rules::{FenError, Position};
 use std::path::Path;
 
@@ -31,7 +32,21 @@ pub fn pdn_of(rules: &Rules) -> String {
     if let Some(opening) = crate::rules::openings::book().name_of(&game) {
         tags.push(("Opening".to_string(), opening.name_ru.clone()));
     }
-    write_pdn(&game, &tags)
+    // Under a clock: the control, and the mover's time after each move as `[%clk]`.
+    let mut notes = Vec::new();
+    if let Some(clock) = &rules.clock {
+        tags.push(("TimeControl".to_string(), clock.control.pdn()));
+        for ply in 0..game.ply() {
+            let Some(mover) = game.position_at(ply).map(|p| p.side_to_move()) else {
+                break;
+            };
+            notes.push(MoveNote {
+                comment: Some(pdn_clock(clock.remaining(mover, ply + 1, mover.opposite()))),
+                ..MoveNote::default()
+            });
+        }
+    }
+    write_pdn_annotated(&game, &tags, &notes)
 }
 
 /// A position from FEN text (surrounding blanks and a trailing full stop are ignored, as

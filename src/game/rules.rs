@@ -5,7 +5,8 @@ use super::GameSet;
 use super::animation::Animator;
 use crate::ai::{Level, accepts_draw};
 use crate::i18n::{self, Lang, Text};
-use crate::rules::{Color, Game, Move, Outcome, Position, Variant};
+use crate::rules::game::WinReason;
+use crate::rules::{Color, Game, GameClock, Move, Outcome, Position, Variant};
 use bevy::prelude::*;
 
 /// Who plays one colour.
@@ -81,6 +82,9 @@ pub struct Rules {
     /// A declared result (resignation, agreed draw) set aside while the player reviews
     /// earlier moves, with the ply it belongs to; it comes back at that ply.
     pub declared: Option<(usize, Outcome)>,
+    /// The chess clock of a game played with a time control, with both players' time
+    /// after every ply of the record.
+    pub clock: Option<GameClock>,
 }
 
 /// What replaces the moves after the reviewed point once the player confirms.
@@ -101,6 +105,7 @@ impl Default for Rules {
             reviewing: false,
             pending_branch: None,
             declared: None,
+            clock: None,
         }
     }
 }
@@ -111,6 +116,7 @@ impl Rules {
         self.game.outcome().is_none()
             && self.setup.is_human(self.game.side_to_move())
             && self.pending_branch.is_none()
+            && !self.paused()
     }
 
     /// True when the side to move is played by the computer (whether or not it may move now).
@@ -173,10 +179,37 @@ impl Rules {
         }
     }
 
+    /// Time left on `color`'s clock at the point of the game shown, if the game has a clock.
+    pub fn clock_time(&self, color: Color) -> Option<std::time::Duration> {
+        let clock = self.clock.as_ref()?;
+        Some(clock.remaining(color, self.game.ply(), self.game.side_to_move()))
+    }
+
+    /// True while the side to move's clock runs: a live game with a clock, not paused,
+    /// not under review, no question pending.
+    pub fn clock_running(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| !c.paused)
+            && self.game.outcome().is_none()
+            && !self.in_review()
+            && self.pending_branch.is_none()
+    }
+
+    /// True while a game with a clock is paused: nobody may move.
+    pub fn paused(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.paused) && self.game.outcome().is_none()
+    }
+
+    /// A new move was played from the position after `ply` plies by `mover`.
+    fn clock_move(&mut self, ply: usize, mover: Color) {
+        if let Some(clock) = &mut self.clock {
+            clock.record_move(ply, mover);
+        }
+    }
+
     /// The level of the computer to move, if a computer is to move in a game still going on
     /// (and the player is not reviewing the moves).
     pub fn computer_to_move(&self) -> Option<Level> {
-        if self.game.outcome().is_some() || self.in_review() {
+        if self.game.outcome().is_some() || self.in_review() || self.paused() {
             return None;
         }
         match self.setup.player(self.game.side_to_move()) {
@@ -191,6 +224,9 @@ impl Rules {
 pub struct NewGame {
     pub setup: Setup,
     pub start: Start,
+    /// The game's clock: a fresh one for a new game with a time control, the saved one
+    /// for a game continued; `None` plays without a clock.
+    pub clock: Option<GameClock>,
 }
 
 /// Where a new game starts.
@@ -211,6 +247,7 @@ impl NewGame {
         NewGame {
             setup,
             start: Start::Initial,
+            clock: None,
         }
     }
 }
@@ -239,6 +276,8 @@ pub enum GameCommand {
     StepBack,
     /// Review: the next recorded move, animated (arrow right).
     StepForward,
+    /// A game with a clock: stop both clocks, or start them again.
+    Pause,
     /// Review: straight to the position after `ply` plies (clicking a move, first/last).
     GoTo(usize),
     /// Review, at the computer's turn: drop the later moves and let it play from here
@@ -315,7 +354,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<RebuildPieces>()
         .add_systems(
             Update,
-            (start_new_game, play_moves, run_commands, update_status)
+            (
+                start_new_game,
+                play_moves,
+                run_commands,
+                run_clock,
+                update_status,
+            )
                 .chain()
                 .in_set(GameSet::Rules),
         );
@@ -341,6 +386,11 @@ pub(super) fn start_new_game(
         }
     };
     let generation = rules.generation + 1;
+    // A clock that does not fit the game's record is not used.
+    let clock = request
+        .clock
+        .clone()
+        .filter(|c| c.len() == game.ply() + game.redo_moves().len() + 1);
     *rules = Rules {
         game,
         setup,
@@ -348,6 +398,7 @@ pub(super) fn start_new_game(
         reviewing: false,
         pending_branch: None,
         declared: None,
+        clock,
     };
     *status = Status::default();
     rebuild.write(RebuildPieces);
@@ -362,6 +413,7 @@ fn play_moves(
 ) {
     for PlayMove(mv) in moves.read() {
         let before = *rules.game.position();
+        let before_ply = rules.game.ply();
         if rules.in_review() {
             // The recorded move is simply replayed; another one starts a new branch.
             if rules
@@ -381,8 +433,14 @@ fn play_moves(
             }
             continue;
         }
+        if rules.paused() {
+            status.say(Text::GamePaused);
+            continue;
+        }
+        let mover = rules.game.side_to_move();
         match rules.game.play(mv) {
             Ok(()) => {
+                rules.clock_move(before_ply, mover);
                 rules.reviewing = false;
                 // The game keeps the generator's own copy of the move (full route).
                 let played = *rules.game.moves().last().unwrap_or(mv);
@@ -450,12 +508,17 @@ fn run_commands(
                 };
                 let ply = rules.game.ply();
                 rules.game.truncate(ply);
+                if let Some(clock) = &mut rules.clock {
+                    clock.truncate(ply);
+                }
                 rules.reviewing = false;
                 rules.declared = None;
                 rules.generation += 1;
                 if let Branch::Move(mv) = branch {
                     let before = *rules.game.position();
+                    let mover = rules.game.side_to_move();
                     if rules.game.play(&mv).is_ok() {
+                        rules.clock_move(ply, mover);
                         let played = *rules.game.moves().last().unwrap_or(&mv);
                         committed.write(MoveCommitted { mv: played, before });
                     }
@@ -463,6 +526,16 @@ fn run_commands(
             }
             GameCommand::CancelBranch => {
                 rules.pending_branch = None;
+            }
+            GameCommand::Pause => {
+                let over = rules.game.outcome().is_some();
+                if let Some(clock) = &mut rules.clock
+                    && !over
+                {
+                    clock.paused = !clock.paused;
+                    // The computer's search in flight is dropped and started again.
+                    rules.generation += 1;
+                }
             }
             GameCommand::Undo => {
                 // A move still being animated counts as played: undo takes it back too.
@@ -476,6 +549,9 @@ fn run_commands(
                     while !rules.setup.is_human(rules.game.side_to_move()) && rules.game.ply() > 0 {
                         rules.game.undo();
                     }
+                }
+                if let Some(clock) = &mut rules.clock {
+                    clock.restart_move();
                 }
                 // Stepping back through a review stays a review.
                 rules.reviewing = rules.reviewing && rules.game.can_redo();
@@ -527,6 +603,26 @@ fn run_commands(
                 }
             }
         }
+    }
+}
+
+/// Runs the side to move's clock by the frame's time; a flag falling loses the game
+/// (1.8.1), in поддавки as well. The clocks wait while a move is being shown.
+fn run_clock(time: Res<Time>, animator: Res<Animator>, mut rules: ResMut<Rules>) {
+    if !rules.clock_running() || animator.is_busy() {
+        return;
+    }
+    let rules = &mut *rules;
+    let (ply, to_move) = (rules.game.ply(), rules.game.side_to_move());
+    let Some(clock) = &mut rules.clock else {
+        return;
+    };
+    if clock.tick(ply, to_move, time.delta()) {
+        rules.game.declare(Outcome::Win {
+            winner: to_move.opposite(),
+            reason: WinReason::Time,
+        });
+        rules.generation += 1;
     }
 }
 

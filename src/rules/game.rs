@@ -107,6 +107,8 @@ pub enum WinReason {
     NoMoves,
     /// The loser resigned.
     Resignation,
+    /// The loser's time ran out (1.8.1).
+    Time,
 }
 
 /// How a game ended.

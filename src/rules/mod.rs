@@ -2,6 +2,7 @@
 //! Pure Rust, independent of the game engine.
 
 pub mod bitboard;
+pub mod clock;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -12,6 +13,7 @@ pub mod pdn;
 pub mod position;
 pub mod square;
 
+pub use clock::{GameClock, TimeControl};
 pub use fen::FenError;
 pub use game::{Countdown, Counters, DrawRule, Game, GameError, Outcome, Variant};
 pub use movegen::MoveList;

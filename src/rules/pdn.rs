@@ -543,6 +543,7 @@ fn describe(outcome: Outcome) -> String {
                 WinReason::NoPieces => format!("{loser} has no pieces"),
                 WinReason::NoMoves => format!("{loser} has no move"),
                 WinReason::Resignation => format!("{loser} resigned"),
+                WinReason::Time => format!("{loser} lost on time"),
             };
             format!("{winner} won, {why}")
         }

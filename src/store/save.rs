@@ -4,7 +4,7 @@
 //! loading replays them, so a file edited into an illegal game is refused rather than
 //! loaded into an impossible position, and the draw counters come back exactly.
 
-use crate::rules::{Color, Game, Variant};
+use crate::rules::{Color, Game, GameClock, Variant};
 use serde::{Deserialize, Serialize};
 
 /// Who plays against the player at this computer.
@@ -44,6 +44,9 @@ pub struct SavedGame {
     /// Seconds since 1970 when saved, to show "saved 5 minutes ago"; 0 when unknown.
     #[serde(default)]
     pub saved_at: u64,
+    /// The chess clock of a game with a time control: both players' time after every ply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<GameClock>,
 }
 
 fn save_format() -> u32 {
@@ -66,6 +69,8 @@ pub enum SaveError {
     Json(#[from] serde_json::Error),
     #[error("saved by a newer version (format {0}, this version reads up to {SAVE_FORMAT})")]
     NewerFormat(u32),
+    #[error("the game's clock: {0}")]
+    Clock(#[from] crate::rules::clock::ClockError),
 }
 
 impl SavedGame {
@@ -80,7 +85,14 @@ impl SavedGame {
             opponent,
             human_colour,
             saved_at,
+            clock: None,
         }
+    }
+
+    /// The same game with its clock.
+    pub fn with_clock(mut self, clock: Option<GameClock>) -> SavedGame {
+        self.clock = clock;
+        self
     }
 
     pub fn variant(&self) -> Variant {
@@ -103,6 +115,10 @@ impl SavedGame {
         }
         if let Opponent::Computer { level } = &mut saved.opponent {
             *level = (*level).clamp(1, 10);
+        }
+        if let Some(clock) = &saved.clock {
+            let plies = saved.game.ply() + saved.game.redo_moves().len();
+            clock.validate(plies)?;
         }
         Ok(saved)
     }

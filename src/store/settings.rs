@@ -164,6 +164,8 @@ pub struct Settings {
     /// Computer level 1-10.
     pub last_level: u8,
     pub last_colour: ColourChoice,
+    /// The time control of the last new game; `None` plays without a clock.
+    pub last_time_control: Option<crate::rules::TimeControl>,
     /// The folder of the game file opened or saved last (the file dialog starts there).
     pub last_folder: Option<std::path::PathBuf>,
     /// Games against the computer, won, drawn and lost per variant and level.
@@ -215,6 +217,7 @@ impl Default for Settings {
             last_level: 3,
             window: None,
             last_colour: ColourChoice::White,
+            last_time_control: None,
             stats: super::stats::Statistics::default(),
             puzzles_solved: Vec::new(),
         }
@@ -293,6 +296,7 @@ impl Settings {
             Settings::default().volume
         };
         s.last_level = s.last_level.clamp(MIN_LEVEL, MAX_LEVEL);
+        s.last_time_control = s.last_time_control.filter(|tc| tc.is_valid());
         s.stats = s.stats.sanitized();
         s
     }

@@ -2,6 +2,7 @@
 
 mod ai;
 mod analysis;
+mod clock;
 mod fuzz;
 mod hub;
 mod i18n;

@@ -65,6 +65,7 @@ fn custom_settings() -> Settings {
         last_opponent: OpponentChoice::Human,
         last_level: 7,
         last_colour: ColourChoice::Random,
+        last_time_control: Some(shashki::rules::TimeControl::minutes(5, 3)),
         last_folder: Some("/tmp/партии".into()),
         stats: {
             let mut s = shashki::store::Statistics::default();

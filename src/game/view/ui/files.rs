@@ -153,6 +153,7 @@ pub(super) fn windows(
                         new_games.write(NewGame {
                             setup,
                             start: Start::Position(position),
+                            clock: None,
                         });
                     }
                     Err(e) => status.say(Note::Plain(format!("{}: {e}", t(Text::InvalidFen)))),
@@ -260,6 +261,7 @@ fn load(form: &NewGameForm, game: PdnGame) -> NewGame {
     NewGame {
         setup,
         start: Start::Game(Box::new(game.game)),
+        clock: None,
     }
 }
 

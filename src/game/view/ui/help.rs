@@ -99,6 +99,7 @@ fn controls(ui: &mut egui::Ui, lang: Lang) {
         Text::KeysReview,
         Text::KeysHint,
         Text::KeysMove,
+        Text::KeysPause,
         Text::KeysHelp,
     ] {
         ui.label(format!("• {}", tr(lang, text)));

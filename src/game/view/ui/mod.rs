@@ -23,7 +23,7 @@ use crate::game::{
     Setup, Status,
 };
 use crate::i18n::{self, Lang, Text, tr};
-use crate::rules::{Color as Side, Square, Variant};
+use crate::rules::{Color as Side, GameClock, Square, TimeControl, Variant};
 use crate::store::{
     AnimationSpeed as SavedSpeed, ColourChoice as ColorChoice, GraphicsQuality,
     OpponentChoice as Opponent,
@@ -66,6 +66,25 @@ pub(super) struct NewGameForm {
     opponent: Opponent,
     level: u8,
     color: ColorChoice,
+    clock: ClockChoice,
+    /// The custom control's base in minutes and increment in seconds.
+    custom_minutes: u64,
+    custom_increment: u64,
+}
+
+/// The time controls of the new-game panel: blitz 3+2 and 5+3, rapid 15+10 (Fischer).
+const CLOCK_PRESETS: [TimeControl; 3] = [
+    TimeControl::minutes(3, 2),
+    TimeControl::minutes(5, 3),
+    TimeControl::minutes(15, 10),
+];
+
+/// The new-game panel's clock choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ClockChoice {
+    None,
+    Preset(TimeControl),
+    Custom,
 }
 
 impl Default for NewGameForm {
@@ -75,11 +94,47 @@ impl Default for NewGameForm {
             opponent: Opponent::Computer,
             level: 3,
             color: ColorChoice::White,
+            clock: ClockChoice::None,
+            custom_minutes: 10,
+            custom_increment: 5,
         }
     }
 }
 
 impl NewGameForm {
+    /// The chosen time control, if any.
+    fn time_control(&self) -> Option<TimeControl> {
+        match self.clock {
+            ClockChoice::None => None,
+            ClockChoice::Preset(tc) => Some(tc),
+            ClockChoice::Custom => Some(TimeControl::minutes(
+                self.custom_minutes.clamp(1, 180),
+                self.custom_increment.min(60),
+            )),
+        }
+    }
+
+    /// Shows a remembered control: a preset's button, or the custom fields.
+    fn set_time_control(&mut self, tc: Option<TimeControl>) {
+        self.clock = match tc {
+            None => ClockChoice::None,
+            Some(tc) if CLOCK_PRESETS.contains(&tc) => ClockChoice::Preset(tc),
+            Some(tc) => {
+                self.custom_minutes = (tc.base.as_secs() / 60).clamp(1, 180);
+                self.custom_increment = tc.increment.as_secs().min(60);
+                ClockChoice::Custom
+            }
+        };
+    }
+
+    /// The new game this form starts: the players, and a fresh clock if one is chosen.
+    fn new_game(&self) -> NewGame {
+        NewGame {
+            clock: self.time_control().map(GameClock::new),
+            ..NewGame::fresh(self.setup())
+        }
+    }
+
     /// The colour the human takes: the chosen one, or a random one.
     fn human_side(&self) -> Side {
         match self.color {
@@ -190,6 +245,27 @@ fn players_form(ui: &mut egui::Ui, lang: Lang, form: &mut NewGameForm) {
             for c in ColorChoice::ALL {
                 ui.radio_value(&mut form.color, c, t(c.label()));
             }
+        });
+    }
+}
+
+/// The time control: none, the presets, or a custom base and increment.
+fn clock_form(ui: &mut egui::Ui, lang: Lang, form: &mut NewGameForm) {
+    let t = |k| tr(lang, k);
+    ui.label(t(Text::TimeControlLabel));
+    ui.horizontal_wrapped(|ui| {
+        ui.radio_value(&mut form.clock, ClockChoice::None, t(Text::NoClock));
+        for tc in CLOCK_PRESETS {
+            ui.radio_value(&mut form.clock, ClockChoice::Preset(tc), tc.to_string());
+        }
+        ui.radio_value(&mut form.clock, ClockChoice::Custom, t(Text::CustomClock));
+    });
+    if form.clock == ClockChoice::Custom {
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut form.custom_minutes).range(1..=180));
+            ui.label(t(Text::ClockMinutes));
+            ui.add(egui::DragValue::new(&mut form.custom_increment).range(0..=60));
+            ui.label(t(Text::ClockIncrement));
         });
     }
 }
@@ -332,6 +408,8 @@ fn new_game_panel(
             ui.separator();
             players_form(ui, lang, &mut form);
             ui.separator();
+            clock_form(ui, lang, &mut form);
+            ui.separator();
             ui.horizontal(|ui| {
                 if ui.button(t(Text::Play)).clicked() {
                     start = true;
@@ -345,7 +423,7 @@ fn new_game_panel(
         new_games.write(game);
         windows.new_game = false;
     } else if start {
-        new_games.write(NewGame::fresh(form.setup()));
+        new_games.write(form.new_game());
         windows.new_game = false;
     } else if close {
         windows.new_game = false;
@@ -576,6 +654,9 @@ fn shortcuts(
     if pressed(KeyCode::KeyH) {
         hints.write(RequestHint);
     }
+    if pressed(KeyCode::KeyP) && rules.clock.is_some() {
+        commands.write(GameCommand::Pause);
+    }
     if pressed(KeyCode::Slash) || pressed(KeyCode::KeyM) {
         windows.focus_move = true;
     }
@@ -631,10 +712,19 @@ fn apply_settings(
     form.opponent = s.last_opponent;
     form.level = s.last_level;
     form.color = s.last_colour;
+    form.set_time_control(s.last_time_control);
 }
 
 /// What the player can change that the settings keep.
-type Remembered = (AnimationSpeed, Quality, Variant, Opponent, u8, ColorChoice);
+type Remembered = (
+    AnimationSpeed,
+    Quality,
+    Variant,
+    Opponent,
+    u8,
+    ColorChoice,
+    Option<TimeControl>,
+);
 
 /// Saves the settings when the player changes the speed, the graphics or a new-game choice.
 fn remember_settings(
@@ -654,6 +744,7 @@ fn remember_settings(
         form.opponent,
         form.level,
         form.color,
+        form.time_control(),
     );
     let Some(before) = last.replace(key) else {
         return;
@@ -678,6 +769,7 @@ fn remember_settings(
     s.last_opponent = form.opponent;
     s.last_level = form.level;
     s.last_colour = form.color;
+    s.last_time_control = form.time_control();
     persist.save_settings();
 }
 

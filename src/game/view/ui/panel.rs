@@ -15,8 +15,10 @@ use crate::game::view::quality::RendererInfo;
 use crate::game::{AppState, GameCommand, Language, Rules};
 use crate::i18n::{self, Text, tr};
 use crate::rules::Color as Side;
+use crate::rules::clock::clock_text;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use std::time::Duration;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn game_panel(
@@ -93,6 +95,9 @@ pub(super) fn game_panel(
                     t(Text::Black),
                     player_text(lang, rules.setup.black)
                 ));
+            }
+            if !puzzles.in_exercise() && playing {
+                clocks(ui, lang, &rules, &mut commands);
             }
             ui.separator();
             match game.outcome() {
@@ -497,5 +502,64 @@ fn review_section(
             mark_color(mark),
             format!("{}. {}: {line}", t(name), t(Text::BetterWas)),
         );
+    }
+}
+
+/// Both clocks of a game with a time control, the running one lit and red in its last
+/// ten seconds, with the pause button.
+fn clocks(
+    ui: &mut egui::Ui,
+    lang: crate::i18n::Lang,
+    rules: &Rules,
+    commands: &mut MessageWriter<GameCommand>,
+) {
+    let Some(clock) = &rules.clock else {
+        return;
+    };
+    let t = |k| tr(lang, k);
+    let to_move = rules.game.side_to_move();
+    ui.horizontal(|ui| {
+        for side in [Side::White, Side::Black] {
+            let Some(left) = rules.clock_time(side) else {
+                continue;
+            };
+            let running = side == to_move && rules.clock_running();
+            let mut text = egui::RichText::new(format!(
+                "{} {}",
+                t(match side {
+                    Side::White => Text::White,
+                    Side::Black => Text::Black,
+                }),
+                clock_text(left)
+            ))
+            .monospace()
+            .size(18.0);
+            if left < Duration::from_secs(10) {
+                text = text.color(egui::Color32::from_rgb(235, 80, 70));
+            } else if running {
+                text = text.color(egui::Color32::from_rgb(240, 240, 240));
+            } else {
+                text = text.weak();
+            }
+            if running {
+                text = text.strong().background_color(egui::Color32::from_gray(60));
+            }
+            ui.label(text);
+        }
+    });
+    if rules.game.outcome().is_none() {
+        ui.horizontal(|ui| {
+            let label = if clock.paused {
+                Text::Resume
+            } else {
+                Text::Pause
+            };
+            if ui.button(t(label)).on_hover_text("P").clicked() {
+                commands.write(GameCommand::Pause);
+            }
+            if clock.paused {
+                ui.weak(t(Text::ClockPausedLabel));
+            }
+        });
     }
 }
