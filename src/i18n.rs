@@ -291,6 +291,7 @@ texts! {
     KeysNewGame => "N: new game", "N: новая игра";
     KeysPause => "P: pause or resume a game with a clock", "P: пауза или продолжение партии с часами";
     KeysReview => "Left and right arrows, Home, End: step through the moves; a click on a move goes there", "Стрелки влево и вправо, Home, End: листать ходы; щелчок по ходу переходит к нему";
+    KeysCursor => "Up or down arrow, Enter or Space: the board cursor; the arrows move it (as the board is seen), Enter or Space clicks its square, Esc hides it and the arrows step through the moves again", "Стрелка вверх или вниз, Enter или пробел: курсор на доске; стрелки двигают его (как видна доска), Enter или пробел щёлкает его поле, Esc убирает его, и стрелки снова листают ходы";
     DiagramManCaptures => "A man takes two pieces in one move, c3:e5:g7", "Простая бьёт две шашки за один ход: c3:e5:g7";
     DiagramKingCaptures => "A king takes from afar and must stop on e5, from where it can take again: a1:e5:g3", "Дамка бьёт издалека и должна встать на e5, откуда можно бить дальше: a1:e5:g3";
     DiagramGiveaway => "Поддавки: White offers a man with e3-f4, and Black must take it", "Поддавки: белые подставляют шашку ходом e3-f4, и чёрные обязаны её взять";

@@ -8,8 +8,8 @@ use bevy::time::TimeUpdateStrategy;
 use shashki::ai::Level;
 use shashki::game::pieces::pieces_of;
 use shashki::game::{
-    Animator, BoardClick, Cue, Disc, GameCommand, GamePlugin, NewGame, Note, OnSquare, PieceToken,
-    Player, Rules, Selection, Setup, Start, Status, Taken,
+    Animator, BoardClick, BoardCursor, Cue, CursorKey, Disc, GameCommand, GamePlugin, NewGame,
+    Note, OnSquare, PieceToken, Player, Rules, Selection, Setup, Start, Status, Taken,
 };
 use shashki::i18n::{Lang, Text};
 use shashki::rules::game::WinReason;
@@ -1135,4 +1135,59 @@ fn the_computer_plays_under_the_clock() {
     // It used some of its time and got the increment for its move.
     let black = clock_secs(&app, Side::Black);
     assert!(black > 170.0 && black <= 182.0, "{black}");
+}
+
+#[test]
+fn the_board_cursor_plays_a_whole_move_from_the_keyboard() {
+    let mut app = app_with(humans(Variant::Russian), None);
+    let key = |app: &mut App, k: CursorKey| {
+        app.world_mut().write_message(k);
+        app.update();
+    };
+    let at = |app: &App| app.world().resource::<BoardCursor>().at;
+    // The first key shows the cursor on a piece that can move (a1 would be first, but a
+    // man on a1 cannot move: the first legal move's piece).
+    key(&mut app, CursorKey::Step { files: 0, ranks: 1 });
+    let start = at(&app).expect("the cursor shows");
+    let legal = app.world().resource::<Rules>().game.legal_moves();
+    assert_eq!(Square::from_coords(start.0, start.1), Some(legal[0].from()));
+    // Walk to c3 (file 2, rank 2), clamped at the edge on the way.
+    for _ in 0..10 {
+        key(
+            &mut app,
+            CursorKey::Step {
+                files: -1,
+                ranks: 0,
+            },
+        );
+    }
+    for _ in 0..10 {
+        key(
+            &mut app,
+            CursorKey::Step {
+                files: 0,
+                ranks: -1,
+            },
+        );
+    }
+    assert_eq!(at(&app), Some((0, 0)));
+    for _ in 0..2 {
+        key(&mut app, CursorKey::Step { files: 1, ranks: 0 });
+        key(&mut app, CursorKey::Step { files: 0, ranks: 1 });
+    }
+    assert_eq!(at(&app), Some((2, 2)));
+    key(&mut app, CursorKey::Press);
+    assert_eq!(app.world().resource::<Selection>().from, Some(sq("c3")));
+    // A light square is not a click: the selection stays.
+    key(&mut app, CursorKey::Step { files: 0, ranks: 1 });
+    key(&mut app, CursorKey::Press);
+    assert_eq!(app.world().resource::<Selection>().from, Some(sq("c3")));
+    key(&mut app, CursorKey::Step { files: 1, ranks: 0 });
+    key(&mut app, CursorKey::Press);
+    settle(&mut app);
+    let rules = app.world().resource::<Rules>();
+    assert_eq!(rules.game.ply(), 1);
+    assert_eq!(rules.game.moves()[0].to(), sq("d4"));
+    key(&mut app, CursorKey::Hide);
+    assert_eq!(at(&app), None);
 }

@@ -15,6 +15,32 @@ use bevy::prelude::*;
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardClick(pub Square);
 
+/// The keyboard's board cursor: a square (any of the 64, as file and rank from a1 = 0, 0)
+/// that the arrow keys move and Enter or Space clicks, as the mouse would.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BoardCursor {
+    pub at: Option<(u8, u8)>,
+}
+
+impl BoardCursor {
+    /// The dark square under the cursor, the one a press clicks.
+    pub fn square(&self) -> Option<Square> {
+        self.at.and_then(|(f, r)| Square::from_coords(f, r))
+    }
+}
+
+/// The board cursor's keys, already turned to the board's orientation by the view.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CursorKey {
+    /// One square along files and ranks (White's view: +1 rank is up); the first step
+    /// only shows the cursor.
+    Step { files: i8, ranks: i8 },
+    /// Enter or Space: click the square under the cursor (or show the cursor).
+    Press,
+    /// Esc: the cursor goes away, the arrows step through the moves again.
+    Hide,
+}
+
 /// Right click or Esc: forget the selection of an incomplete move.
 #[derive(Message, Debug, Clone, Copy, Default)]
 pub struct CancelSelection;
@@ -51,17 +77,67 @@ pub struct Highlights {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<Highlights>()
+        .init_resource::<BoardCursor>()
         .add_message::<BoardClick>()
         .add_message::<CancelSelection>()
         .add_message::<TypedMove>()
+        .add_message::<CursorKey>()
         .add_systems(
             Update,
-            (handle_clicks, typed_moves)
+            (move_cursor, handle_clicks, typed_moves)
                 .chain()
                 .in_set(GameSet::Input)
                 .run_if(in_state(AppState::Playing)),
         )
         .add_systems(Update, update_highlights.in_set(GameSet::View));
+}
+
+/// Where the cursor first shows: the selected piece, else the last move's square, else a
+/// piece that can move, else the centre.
+fn cursor_start(rules: &Rules, selection: &Selection) -> (u8, u8) {
+    let sq = selection
+        .hops
+        .last()
+        .copied()
+        .or(selection.from)
+        .or_else(|| {
+            let legal = rules.game.legal_moves();
+            legal.first().map(Move::from)
+        })
+        .or_else(|| rules.game.moves().last().map(Move::to));
+    sq.map_or((3, 3), |s| (s.file(), s.rank()))
+}
+
+/// The arrows move the cursor within the board; a press clicks the dark square under it.
+fn move_cursor(
+    mut keys: MessageReader<CursorKey>,
+    mut cursor: ResMut<BoardCursor>,
+    selection: Res<Selection>,
+    rules: Res<Rules>,
+    mut clicks: MessageWriter<BoardClick>,
+    mut cues: MessageWriter<Cue>,
+) {
+    for key in keys.read() {
+        match (*key, cursor.at) {
+            (CursorKey::Hide, _) => cursor.at = None,
+            (CursorKey::Step { .. } | CursorKey::Press, None) => {
+                cursor.at = Some(cursor_start(&rules, &selection));
+            }
+            (CursorKey::Step { files, ranks }, Some((f, r))) => {
+                let step = |v: u8, d: i8| (v as i8 + d).clamp(0, 7) as u8;
+                cursor.at = Some((step(f, files), step(r, ranks)));
+            }
+            (CursorKey::Press, Some(_)) => match cursor.square() {
+                Some(sq) => {
+                    clicks.write(BoardClick(sq));
+                }
+                // Play is on the dark squares only.
+                None => {
+                    cues.write(Cue::Refused);
+                }
+            },
+        }
+    }
 }
 
 /// What a click on `sq` does given the selection so far.

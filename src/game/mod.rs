@@ -23,7 +23,9 @@ pub mod view;
 use bevy::prelude::*;
 
 pub use animation::{AnimationSpeed, Animator, Cue};
-pub use input::{BoardClick, CancelSelection, Highlights, Selection, TypedMove};
+pub use input::{
+    BoardClick, BoardCursor, CancelSelection, CursorKey, Highlights, Selection, TypedMove,
+};
 pub use pieces::{Disc, OnSquare, PieceToken, Taken};
 pub use rules::{
     Branch, GameCommand, Language, MoveCommitted, NewGame, Note, PlayMove, Player, Rules, Setup,

@@ -71,7 +71,13 @@ struct Marker;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, setup_looks).add_systems(
         Update,
-        (dress_discs, style_pieces, place_markers, end_prewarm)
+        (
+            dress_discs,
+            style_pieces,
+            place_markers,
+            draw_cursor,
+            end_prewarm,
+        )
             .chain()
             .in_set(GameSet::View),
     );
@@ -342,5 +348,19 @@ fn end_prewarm(mut commands: Commands, time: Res<Time>, copies: Query<Entity, Wi
         for entity in &copies {
             commands.entity(entity).despawn();
         }
+    }
+}
+
+/// The keyboard's board cursor: a bright frame around its square, light or dark, drawn
+/// each frame while it is shown.
+fn draw_cursor(cursor: Res<crate::game::BoardCursor>, mut gizmos: Gizmos) {
+    let Some((file, rank)) = cursor.at else {
+        return;
+    };
+    let centre = Vec3::new(file as f32 - 3.5, 0.004, 3.5 - rank as f32);
+    let flat = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let colour = Color::srgb(1.0, 0.85, 0.2);
+    for size in [0.94, 0.9, 0.86] {
+        gizmos.rect(Isometry3d::new(centre, flat), Vec2::splat(size), colour);
     }
 }

@@ -97,6 +97,7 @@ fn controls(ui: &mut egui::Ui, lang: Lang) {
         Text::KeysNewGame,
         Text::KeysUndo,
         Text::KeysReview,
+        Text::KeysCursor,
         Text::KeysHint,
         Text::KeysMove,
         Text::KeysPause,

@@ -19,8 +19,8 @@ use crate::game::editor::EditorCommand;
 use crate::game::persist::Persist;
 use crate::game::pieces::square_center;
 use crate::game::{
-    AppState, CancelSelection, GameCommand, GameSet, Language, NewGame, Player, Rules, Selection,
-    Setup, Status,
+    AppState, BoardCursor, CancelSelection, CursorKey, GameCommand, GameSet, Language, NewGame,
+    Player, Rules, Selection, Setup, Status,
 };
 use crate::i18n::{self, Lang, Text, tr};
 use crate::rules::{Color as Side, GameClock, Square, TimeControl, Variant};
@@ -615,6 +615,7 @@ fn shortcuts(
     mut hints: MessageWriter<RequestHint>,
     mut cancel: MessageWriter<CancelSelection>,
     mut flips: MessageWriter<FlipView>,
+    (cursor, mut cursor_keys, rig): (Res<BoardCursor>, MessageWriter<CursorKey>, Res<CameraRig>),
 ) {
     let ctrl = keyboard.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k| keyboard.just_pressed(k);
@@ -623,6 +624,8 @@ fn shortcuts(
             commands.write(GameCommand::CancelBranch);
         } else if selection.from.is_some() {
             cancel.write(CancelSelection);
+        } else if cursor.at.is_some() {
+            cursor_keys.write(CursorKey::Hide);
         } else if files.is_open() {
             files.close();
         } else if windows.close_all() {
@@ -660,11 +663,33 @@ fn shortcuts(
     if pressed(KeyCode::Slash) || pressed(KeyCode::KeyM) {
         windows.focus_move = true;
     }
-    if pressed(KeyCode::ArrowLeft) {
-        commands.write(GameCommand::StepBack);
+    // The board cursor: up and down show and move it, left and right move it while it is
+    // shown (else they step through the moves); directions follow the side the board is
+    // seen from.
+    let sign: i8 = if rig.viewer() == Side::White { 1 } else { -1 };
+    let shown = cursor.at.is_some();
+    for (key, files, ranks) in [
+        (KeyCode::ArrowUp, 0, 1),
+        (KeyCode::ArrowDown, 0, -1),
+        (KeyCode::ArrowLeft, -1, 0),
+        (KeyCode::ArrowRight, 1, 0),
+    ] {
+        if !pressed(key) {
+            continue;
+        }
+        if ranks != 0 || shown {
+            cursor_keys.write(CursorKey::Step {
+                files: files * sign,
+                ranks: ranks * sign,
+            });
+        } else if files < 0 {
+            commands.write(GameCommand::StepBack);
+        } else {
+            commands.write(GameCommand::StepForward);
+        }
     }
-    if pressed(KeyCode::ArrowRight) {
-        commands.write(GameCommand::StepForward);
+    if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) || pressed(KeyCode::Space) {
+        cursor_keys.write(CursorKey::Press);
     }
     if pressed(KeyCode::Home) {
         commands.write(GameCommand::GoTo(0));
