@@ -885,8 +885,9 @@ fn leave_room_for_panels(
     };
     let bar = analysis.evaluate && *state.get() == AppState::Playing;
     let mut left: f32 = if bar { 64.0 } else { 8.0 };
-    // The windows that stay open beside the board (settings, puzzles) on the left.
-    for (open, id) in [(windows.settings, "settings"), (windows.puzzles, "puzzles")] {
+    // The settings window stays open beside the board on the left (the puzzles are
+    // docked on the right, under the game panel).
+    for (open, id) in [(windows.settings, "settings")] {
         if open && let Some(r) = ctx.memory(|m| m.area_rect(egui::Id::new(id))) {
             left = left.max(r.right() - screen.left() + 8.0);
         }

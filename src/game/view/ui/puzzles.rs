@@ -151,120 +151,133 @@ fn show(
     let t = |k| tr(lang, k);
     let mut open = true;
     let mut started = false;
+    // Docked in the right-hand column under the game panel, as wide as it, so that the
+    // board keeps the width between the panels; it scrolls when the column is short.
+    let screen = ctx.content_rect();
+    let top = ctx
+        .memory(|m| m.area_rect(egui::Id::new("game_panel")))
+        .map_or(48.0, |r| r.bottom() - screen.top() + 8.0);
+    let room = (screen.height() - top - 48.0).max(120.0);
     egui::Window::new(t(Text::Puzzles))
         .id(egui::Id::new("puzzles"))
         .open(&mut open)
         .collapsible(true)
         .resizable(false)
-        .default_width(240.0)
-        .max_width(240.0)
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 48.0])
+        .default_width(290.0)
+        .min_width(290.0)
+        .max_width(290.0)
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, top])
         .show(ctx, |ui| {
-            if let Some(e) = &puzzles.ending {
-                let theme = e.ending.theme;
-                ui.strong(i18n::puzzle_task(
-                    lang,
-                    Color::White,
-                    crate::ai::puzzle::Goal::Win,
-                    theme.variant(),
-                ));
-                ui.small(t(theme_name(theme)));
-                ui.small(t(Text::EndingsIntro));
-                if controls(ui, lang, e.solved, e.showing, commands)
-                    && let Some(list) = crate::game::tables::endings(theme.variant())
-                {
-                    form.ending_turn += 1;
-                    if let Some(next) = ending_of(&list, theme, form.ending_turn) {
-                        commands.write(PuzzleCommand::StartEnding(next));
-                        started = true;
+            egui::ScrollArea::vertical()
+                .max_height(room)
+                .show(ui, |ui| {
+                    if let Some(e) = &puzzles.ending {
+                        let theme = e.ending.theme;
+                        ui.strong(i18n::puzzle_task(
+                            lang,
+                            Color::White,
+                            crate::ai::puzzle::Goal::Win,
+                            theme.variant(),
+                        ));
+                        ui.small(t(theme_name(theme)));
+                        ui.small(t(Text::EndingsIntro));
+                        if controls(ui, lang, e.solved, e.showing, commands)
+                            && let Some(list) = crate::game::tables::endings(theme.variant())
+                        {
+                            form.ending_turn += 1;
+                            if let Some(next) = ending_of(&list, theme, form.ending_turn) {
+                                commands.write(PuzzleCommand::StartEnding(next));
+                                started = true;
+                            }
+                        }
+                        ui.separator();
+                    } else if let Some(active) = &puzzles.active {
+                        let p = &active.puzzle;
+                        let list = puzzles.of(active.variant);
+                        let of_level: Vec<usize> = (0..list.len())
+                            .filter(|&i| list[i].level == p.level)
+                            .collect();
+                        let number = of_level
+                            .iter()
+                            .position(|&i| i == active.index)
+                            .unwrap_or(0)
+                            + 1;
+                        ui.strong(i18n::puzzle_task(lang, p.solver(), p.goal, p.variant));
+                        ui.small(i18n::puzzle_position_line(
+                            lang,
+                            p.level,
+                            number,
+                            of_level.len(),
+                        ));
+                        if controls(ui, lang, active.solved, active.showing, commands)
+                            && let Some(index) =
+                                next_of_level(list, p.level, solved, Some(active.index))
+                        {
+                            commands.write(PuzzleCommand::Start {
+                                variant: active.variant,
+                                index,
+                            });
+                            started = true;
+                        }
+                        ui.separator();
+                    } else {
+                        ui.small(t(Text::PuzzlesIntro));
                     }
-                }
-                ui.separator();
-            } else if let Some(active) = &puzzles.active {
-                let p = &active.puzzle;
-                let list = puzzles.of(active.variant);
-                let of_level: Vec<usize> = (0..list.len())
-                    .filter(|&i| list[i].level == p.level)
-                    .collect();
-                let number = of_level
-                    .iter()
-                    .position(|&i| i == active.index)
-                    .unwrap_or(0)
-                    + 1;
-                ui.strong(i18n::puzzle_task(lang, p.solver(), p.goal, p.variant));
-                ui.small(i18n::puzzle_position_line(
-                    lang,
-                    p.level,
-                    number,
-                    of_level.len(),
-                ));
-                if controls(ui, lang, active.solved, active.showing, commands)
-                    && let Some(index) = next_of_level(list, p.level, solved, Some(active.index))
-                {
-                    commands.write(PuzzleCommand::Start {
-                        variant: active.variant,
-                        index,
+                    ui.horizontal(|ui| {
+                        ui.radio_value(
+                            &mut form.variant,
+                            Variant::Russian,
+                            t(Text::RussianDraughts),
+                        );
+                        ui.radio_value(&mut form.variant, Variant::Giveaway, t(Text::Giveaway));
                     });
-                    started = true;
-                }
-                ui.separator();
-            } else {
-                ui.small(t(Text::PuzzlesIntro));
-            }
-            ui.horizontal(|ui| {
-                ui.radio_value(
-                    &mut form.variant,
-                    Variant::Russian,
-                    t(Text::RussianDraughts),
-                );
-                ui.radio_value(&mut form.variant, Variant::Giveaway, t(Text::Giveaway));
-            });
-            let list = puzzles.of(form.variant);
-            for level in 1..=5u8 {
-                let total = list.iter().filter(|p| p.level == level).count();
-                if total == 0 {
-                    continue;
-                }
-                let done = list
-                    .iter()
-                    .filter(|p| p.level == level && solved.contains(&puzzle_id(p)))
-                    .count();
-                ui.horizontal(|ui| {
-                    ui.label(i18n::puzzle_level_line(lang, level, done, total));
-                    if ui.small_button(t(Text::PuzzlePlay)).clicked()
-                        && let Some(index) = next_of_level(list, level, solved, None)
-                    {
-                        commands.write(PuzzleCommand::Start {
-                            variant: form.variant,
-                            index,
-                        });
-                        started = true;
-                    }
-                });
-            }
-            ui.separator();
-            ui.strong(t(Text::Endings));
-            match crate::game::tables::endings(form.variant) {
-                None => {
-                    ui.small(t(Text::EndingsNotReady));
-                }
-                Some(list) => {
-                    for theme in Theme::ALL
-                        .into_iter()
-                        .filter(|th| th.variant() == form.variant)
-                    {
-                        ui.horizontal_wrapped(|ui| {
-                            ui.label(t(theme_name(theme)));
+                    let list = puzzles.of(form.variant);
+                    for level in 1..=5u8 {
+                        let total = list.iter().filter(|p| p.level == level).count();
+                        if total == 0 {
+                            continue;
+                        }
+                        let done = list
+                            .iter()
+                            .filter(|p| p.level == level && solved.contains(&puzzle_id(p)))
+                            .count();
+                        ui.horizontal(|ui| {
+                            ui.label(i18n::puzzle_level_line(lang, level, done, total));
                             if ui.small_button(t(Text::PuzzlePlay)).clicked()
-                                && let Some(e) = ending_of(&list, theme, form.ending_turn)
+                                && let Some(index) = next_of_level(list, level, solved, None)
                             {
-                                commands.write(PuzzleCommand::StartEnding(e));
+                                commands.write(PuzzleCommand::Start {
+                                    variant: form.variant,
+                                    index,
+                                });
                                 started = true;
                             }
                         });
                     }
-                }
-            }
+                    ui.separator();
+                    ui.strong(t(Text::Endings));
+                    match crate::game::tables::endings(form.variant) {
+                        None => {
+                            ui.small(t(Text::EndingsNotReady));
+                        }
+                        Some(list) => {
+                            for theme in Theme::ALL
+                                .into_iter()
+                                .filter(|th| th.variant() == form.variant)
+                            {
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(t(theme_name(theme)));
+                                    if ui.small_button(t(Text::PuzzlePlay)).clicked()
+                                        && let Some(e) = ending_of(&list, theme, form.ending_turn)
+                                    {
+                                        commands.write(PuzzleCommand::StartEnding(e));
+                                        started = true;
+                                    }
+                                });
+                            }
+                        }
+                    }
+                });
         });
     windows.puzzles &= open;
     // A puzzle is a game on the board: the new-game panel gives way to it.
