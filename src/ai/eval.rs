@@ -27,6 +27,7 @@
 //! self-play matches of weight variants at a fixed node budget (see `Weights::default`).
 
 use super::pattern;
+use super::shared::quiet_moves;
 use crate::rules::bitboard::{Bits, DIRS, LONG_DIAGONAL, shift};
 use crate::rules::{Color, Position, Variant};
 
@@ -204,29 +205,6 @@ const CONES: [[u64; 36]; 2] = {
     }
     c
 };
-
-/// Quiet moves of one side (men forward, kings sliding), ignoring compulsory capture.
-#[inline(always)]
-pub(crate) fn quiet_moves(pos: &Position, c: Color) -> u32 {
-    let empty = pos.empty_squares();
-    let men = pos.men(c);
-    let mut n = match c {
-        Color::White => (shift(men, 5) & empty).count_ones() + (shift(men, 4) & empty).count_ones(),
-        Color::Black => {
-            (shift(men, -4) & empty).count_ones() + (shift(men, -5) & empty).count_ones()
-        }
-    };
-    for b in Bits(pos.kings(c)) {
-        for d in DIRS {
-            let mut t = shift(1u64 << b, d) & empty;
-            while t != 0 {
-                n += 1;
-                t = shift(t, d) & empty;
-            }
-        }
-    }
-    n
-}
 
 /// Pieces of `victim` that an enemy man could take if it were the enemy's move.
 #[inline(always)]

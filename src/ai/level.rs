@@ -4,6 +4,7 @@
 
 use super::Limits;
 use super::search::{RootMove, WIN_BOUND};
+use super::shared::Rng;
 use std::time::Duration;
 
 /// A playing strength, 1 (Novice) to 10 (Master).
@@ -99,28 +100,6 @@ impl Level {
 impl Default for Level {
     fn default() -> Self {
         Level(5)
-    }
-}
-
-/// SplitMix64: a tiny seeded generator, enough for choosing moves.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -15,6 +15,7 @@ pub mod pattern;
 pub mod protocol;
 pub mod puzzle;
 mod search;
+pub(crate) mod shared;
 pub mod tablebase;
 pub mod time;
 pub mod train;
@@ -403,7 +404,7 @@ impl Ai {
             return result.best;
         }
         let key = zobrist::hash(game.position(), game.variant());
-        let mut rng = level::Rng::new(seed ^ key ^ (game.ply() as u64).rotate_left(32));
+        let mut rng = shared::Rng::new(seed ^ key ^ (game.ply() as u64).rotate_left(32));
         level::pick(&root, &style, &mut rng)
             .map(|i| root[i].mv)
             .or(result.best)
@@ -423,7 +424,7 @@ fn book_move(game: &Game, level: Level, seed: u64) -> Option<Move> {
         return None;
     }
     let key = zobrist::hash(game.position(), game.variant());
-    let mut rng = level::Rng::new(seed ^ key ^ 0x6f70_656e_696e_6773);
+    let mut rng = shared::Rng::new(seed ^ key ^ 0x6f70_656e_696e_6773);
     let mut pick = (rng.next_f64() * total as f64) as u32;
     for (mv, w) in choices {
         if pick < w {

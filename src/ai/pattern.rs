@@ -23,7 +23,7 @@
 //! of weights (u32), the weights (i16 each), and an FNV-1a 64 checksum of everything
 //! before it (u64). A file that does not match is refused with the reason.
 
-use super::eval::quiet_moves;
+use super::shared::quiet_moves;
 use crate::rules::bitboard::{Bits, LONG_DIAGONAL};
 use crate::rules::{Color, Position, Variant};
 use std::sync::OnceLock;

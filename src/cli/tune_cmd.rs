@@ -42,7 +42,7 @@ pub struct TuneOptions {
 
 /// Fits the network over the embedded pattern weights.
 fn run_net(opts: &TuneOptions) -> Result<(), String> {
-    use crate::ai::net::{self, FloatNet, Net, NetSample};
+    use crate::ai::train::net::{self, FloatNet, NetSample};
     if opts.data.is_empty() {
         return Err("give --data FILE".into());
     }
@@ -116,7 +116,7 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
             )
         },
     );
-    let bytes = Net::quantize(&fnet).to_bytes(opts.variant);
+    let bytes = net::quantize(&fnet).to_bytes(opts.variant);
     std::fs::write(&opts.out, bytes).map_err(|e| format!("cannot write {}: {e}", opts.out))?;
     println!("tune: wrote {}", opts.out);
     Ok(())

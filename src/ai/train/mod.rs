@@ -14,12 +14,14 @@
 //! first, so that the search's scores, in centi-men, predict the results best: the learned
 //! scores keep that scale (a man is about 100).
 
-use super::eval::quiet_moves;
 use super::pattern::{
     CONFIGS, DENSE, DENSE_NAMES, FULL_PHASE, Features, LEN, PHASE_LEN, PatternWeights, SCALE,
     WINDOWS, features,
 };
+use super::shared::{Rng, cross_entropy, quiet_moves};
 use crate::rules::{Color, Position, Variant};
+
+pub mod net;
 
 /// One position ready for fitting.
 #[derive(Clone, Copy)]
@@ -90,11 +92,6 @@ pub fn parse_line_with_position(line: &str) -> Result<(Sample, Position), String
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
-}
-
-pub(crate) fn cross_entropy(p: f64, t: f64) -> f64 {
-    let p = p.clamp(1e-9, 1.0 - 1e-9);
-    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
 /// The `K` (centi-men) for which `sigmoid(score / K)` predicts the results best.
@@ -217,7 +214,7 @@ pub fn fit(
         opts.batch
     };
     let mut order: Vec<u32> = (0..samples.len() as u32).collect();
-    let mut rng = super::level::Rng::new(0x5EED);
+    let mut rng = Rng::new(0x5EED);
     let mut step = 0i32;
     for epoch in 1..=opts.epochs {
         if opts.batch > 0 {

@@ -1,0 +1,56 @@
+//! Helpers that the evaluation, the levels and training share: a seeded generator, the
+//! mobility count and the cross-entropy loss. They import nothing of the engine, so that
+//! `src/ai` reads top-down: rules, evaluation, search, levels, tools.
+
+use crate::rules::bitboard::{Bits, DIRS, shift};
+use crate::rules::{Color, Position};
+
+/// SplitMix64: a tiny seeded generator, enough for choosing moves.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Quiet moves of one side (men forward, kings sliding), ignoring compulsory capture.
+#[inline(always)]
+pub(crate) fn quiet_moves(pos: &Position, c: Color) -> u32 {
+    let empty = pos.empty_squares();
+    let men = pos.men(c);
+    let mut n = match c {
+        Color::White => (shift(men, 5) & empty).count_ones() + (shift(men, 4) & empty).count_ones(),
+        Color::Black => {
+            (shift(men, -4) & empty).count_ones() + (shift(men, -5) & empty).count_ones()
+        }
+    };
+    for b in Bits(pos.kings(c)) {
+        for d in DIRS {
+            let mut t = shift(1u64 << b, d) & empty;
+            while t != 0 {
+                n += 1;
+                t = shift(t, d) & empty;
+            }
+        }
+    }
+    n
+}
+
+pub(crate) fn cross_entropy(p: f64, t: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
