@@ -353,7 +353,15 @@ fn end_prewarm(mut commands: Commands, time: Res<Time>, copies: Query<Entity, Wi
 
 /// The keyboard's board cursor: a bright frame around its square, light or dark, drawn
 /// each frame while it is shown.
-fn draw_cursor(cursor: Res<crate::game::BoardCursor>, mut gizmos: Gizmos) {
+fn draw_cursor(
+    cursor: Res<crate::game::BoardCursor>,
+    state: Res<State<crate::game::AppState>>,
+    mut gizmos: Gizmos,
+) {
+    // The editor and the first panel have no use for it.
+    if *state.get() != crate::game::AppState::Playing {
+        return;
+    }
     let Some((file, rank)) = cursor.at else {
         return;
     };

@@ -377,8 +377,12 @@ fn new_game_panel(
             Some(level) => i18n::player_name(lang, Some(level)),
             None => t(Text::SecondPlayerHere).to_string(),
         };
+        let clock = saved
+            .clock
+            .as_ref()
+            .map_or(String::new(), |c| format!(", {}", c.control));
         format!(
-            "{}, {} {}, {against}",
+            "{}, {} {}, {against}{clock}",
             i18n::variant_name(lang, saved.variant()),
             t(Text::MoveWord),
             saved.game.ply() / 2 + 1
