@@ -1075,6 +1075,14 @@ fn the_clock_runs_for_the_side_to_move_and_a_flag_loses() {
     assert!(pdn.contains("[TimeControl \"2+1\"]"), "{pdn}");
     assert!(pdn.contains("[Result \"1-0\"]"), "{pdn}");
     assert!(pdn.contains("1. c3-d4 {[%clk 0:00:02]}"), "{pdn}");
+    // Read back, the record gives its clocks again (in whole seconds, as PDN writes them).
+    let back = shashki::rules::pdn::read_pdn(&pdn).remove(0).unwrap();
+    let clock = back.clock().expect("the clock comes back");
+    assert_eq!(clock.len(), 2);
+    assert_eq!(
+        clock.remaining(Side::White, 1, Side::Black),
+        Duration::from_secs(after as u64)
+    );
     // Taking the move back gives Black the game and its time back.
     app.world_mut().write_message(GameCommand::Undo);
     frames(&mut app, 1);

@@ -157,6 +157,28 @@ impl GameClock {
         }
     }
 
+    /// The clocks of `game` from each move's reading (the mover's time after it, as a
+    /// PDN `[%clk]` gives it); `None` when the readings do not fit the game or the control.
+    pub fn from_readings(
+        control: TimeControl,
+        game: &super::Game,
+        readings: &[Duration],
+    ) -> Option<GameClock> {
+        if !control.is_valid() || readings.len() != game.ply() {
+            return None;
+        }
+        let mut clock = GameClock::new(control);
+        for (ply, reading) in readings.iter().enumerate() {
+            let mover = game.position_at(ply)?.side_to_move();
+            let mut times = *clock.history.last()?;
+            times[index(mover)] = ms(*reading);
+            clock.history.push(times);
+        }
+        clock.running_at = game.ply();
+        clock.validate(game.ply()).ok()?;
+        Some(clock)
+    }
+
     /// Time left on `color`'s clock in the position after `ply` plies; the side to move
     /// (`to_move`) there has the time it is spending taken off.
     pub fn remaining(&self, color: Color, ply: usize, to_move: Color) -> Duration {
@@ -277,4 +299,18 @@ pub fn pdn_clock(time: Duration) -> String {
         (secs / 60) % 60,
         secs % 60
     )
+}
+
+/// The reading of a PDN comment's `[%clk h:mm:ss]` (seconds may have a fraction).
+pub fn parse_pdn_clock(comment: &str) -> Option<Duration> {
+    let rest = &comment[comment.find("[%clk")? + 5..];
+    let text = rest[..rest.find(']')?].trim();
+    let mut parts = text.rsplit(':');
+    let secs: f64 = parts.next()?.trim().parse().ok()?;
+    let mins: u64 = parts.next().map_or(Some(0), |m| m.trim().parse().ok())?;
+    let hours: u64 = parts.next().map_or(Some(0), |h| h.trim().parse().ok())?;
+    if parts.next().is_some() || !secs.is_finite() || !(0.0..60.0).contains(&secs) || mins >= 60 {
+        return None;
+    }
+    Some(Duration::from_secs(hours * 3600 + mins * 60) + Duration::from_secs_f64(secs))
 }

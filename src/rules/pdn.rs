@@ -53,6 +53,8 @@ pub struct PdnGame {
     pub game: Game,
     /// The result that ended the record (`1-0`, `2-0`, `1/2-1/2`, ...); `None` for `*`.
     pub result: Option<String>,
+    /// The mover's clock after each move, from `{[%clk h:mm:ss]}` comments.
+    pub clocks: Vec<Option<std::time::Duration>>,
 }
 
 impl PdnGame {
@@ -63,6 +65,14 @@ impl PdnGame {
 
     pub fn variant(&self) -> Variant {
         self.game.variant()
+    }
+
+    /// The game's clock, when the record has a `TimeControl` tag the game offers and a
+    /// `[%clk]` reading after every move.
+    pub fn clock(&self) -> Option<super::GameClock> {
+        let control: super::TimeControl = self.tag("TimeControl")?.parse().ok()?;
+        let times: Option<Vec<_>> = self.clocks.iter().copied().collect();
+        super::GameClock::from_readings(control, &self.game, &times?)
     }
 
     /// This game written back as PDN (see [`write_pdn`]).
@@ -127,6 +137,8 @@ struct Lexer<'a> {
     offset: usize,
     line: usize,
     column: usize,
+    /// The clock reading (`[%clk h:mm:ss]`) of the last comment skipped, until taken.
+    clock: Option<std::time::Duration>,
 }
 
 fn is_delimiter(c: char) -> bool {
@@ -140,7 +152,13 @@ impl<'a> Lexer<'a> {
             offset: 0,
             line: 1,
             column: 1,
+            clock: None,
         }
+    }
+
+    /// The clock reading of a comment skipped since the last call.
+    fn take_clock(&mut self) -> Option<std::time::Duration> {
+        self.clock.take()
     }
 
     fn rest(&self) -> &'a str {
@@ -264,6 +282,7 @@ impl<'a> Lexer<'a> {
     /// Skips a comment; `Some` only for one that is never closed.
     fn comment(&mut self) -> Option<Tok<'a>> {
         self.bump();
+        let start = self.offset;
         loop {
             match self.bump() {
                 None => {
@@ -273,7 +292,13 @@ impl<'a> Lexer<'a> {
                             .into(),
                     ));
                 }
-                Some('}') => return None,
+                Some('}') => {
+                    let text = &self.text[start..self.offset - 1];
+                    if let Some(clock) = super::clock::parse_pdn_clock(text) {
+                        self.clock = Some(clock);
+                    }
+                    return None;
+                }
                 // A line opening a tag pair inside a comment means the '}' was forgotten:
                 // stop there so the next game still loads.
                 Some('\n') if self.at_tag_line() => {
@@ -457,6 +482,8 @@ struct Record {
     /// Open variations and where the outermost one opened.
     variation_depth: usize,
     variation_at: Option<At>,
+    /// The mover's clock after each move of the main line, where a comment gave it.
+    clocks: Vec<Option<std::time::Duration>>,
 }
 
 impl Record {
@@ -565,11 +592,19 @@ fn read_record<'a>(
         in_moves: false,
         variation_depth: 0,
         variation_at: None,
+        clocks: Vec::new(),
     };
     let mut next = Some(first);
     let mut result: Option<(&str, At)> = None;
     let mut leftover = None;
     while let Some(token) = next.take().or_else(|| lexer.next_token()) {
+        // A clock comment belongs to the main-line move before it.
+        if let Some(clock) = lexer.take_clock()
+            && rec.variation_depth == 0
+            && let Some(last) = rec.clocks.last_mut()
+        {
+            *last = Some(clock);
+        }
         let at = token.at;
         match token.tok {
             Tok::Tag { name, value } => {
@@ -619,10 +654,11 @@ fn read_record<'a>(
                 if rec.variation_depth > 0 || rec.error.is_some() {
                     continue;
                 }
-                if let WordKind::Move(text) = kind
-                    && let Err(e) = rec.play(text, at)
-                {
-                    rec.fail(e);
+                if let WordKind::Move(text) = kind {
+                    match rec.play(text, at) {
+                        Ok(()) => rec.clocks.push(None),
+                        Err(e) => rec.fail(e),
+                    }
                 }
             }
         }
@@ -660,6 +696,7 @@ fn read_record<'a>(
         tags: rec.tags,
         game,
         result: result.filter(|r| *r != "*").map(str::to_string),
+        clocks: rec.clocks,
     };
     (Ok(pdn), leftover)
 }

@@ -114,3 +114,41 @@ fn a_saved_clock_that_does_not_fit_its_game_is_refused() {
     let wild = GameClock::starting_at(TimeControl::new(0.1, 0.0), 1);
     assert!(matches!(wild.validate(1), Err(ClockError::Control(_))));
 }
+
+#[test]
+fn a_pdn_record_gives_back_its_clocks() {
+    use shashki::rules::clock::parse_pdn_clock;
+    use shashki::rules::pdn::read_pdn;
+    let text = "[Event \"Blitz\"]\n[TimeControl \"180+2\"]\n[Result \"*\"]\n\n\
+                1. c3-d4 {[%clk 0:02:59]} f6-g5 {good [%clk 0:03:01.5] move} \
+                ( 1... f6-e5 {[%clk 0:00:01]} ) 2. b2-c3 {[%clk 0:02:40]} *\n";
+    let games = read_pdn(text);
+    let game = games[0].as_ref().unwrap();
+    assert_eq!(
+        game.clocks,
+        vec![Some(ms(179_000)), Some(ms(181_500)), Some(ms(160_000))]
+    );
+    let clock = game.clock().expect("a clock");
+    assert_eq!(clock.len(), 4);
+    assert_eq!(clock.remaining(Color::White, 3, Color::Black), ms(160_000));
+    assert_eq!(clock.remaining(Color::Black, 3, Color::Black), ms(181_500));
+    assert_eq!(clock.remaining(Color::Black, 1, Color::Black), ms(180_000));
+    // A move without a reading, or no control, gives no clock; readings are checked.
+    let missing = text.replace("{[%clk 0:02:40]}", "");
+    assert_eq!(read_pdn(&missing)[0].as_ref().unwrap().clock(), None);
+    let untimed = text.replace("[TimeControl \"180+2\"]\n", "");
+    assert_eq!(read_pdn(&untimed)[0].as_ref().unwrap().clock(), None);
+    let wild = text.replace("0:02:40", "9:02:40");
+    assert_eq!(read_pdn(&wild)[0].as_ref().unwrap().clock(), None);
+    assert_eq!(parse_pdn_clock("[%clk 1:02:03]"), Some(ms(3_723_000)));
+    assert_eq!(parse_pdn_clock("[%clk 4:05]"), Some(ms(245_000)));
+    for bad in [
+        "[%clk x]",
+        "[%clk 0:61:00]",
+        "[%clk 0:00:75]",
+        "[%clk 1:2:3:4]",
+        "clk",
+    ] {
+        assert_eq!(parse_pdn_clock(bad), None, "{bad}");
+    }
+}

@@ -258,10 +258,15 @@ fn file_name(path: &Path) -> String {
 /// taking the side to move at the end of the record.
 fn load(form: &NewGameForm, game: PdnGame) -> NewGame {
     let setup = form.setup_with(game.variant(), game.game.side_to_move());
+    // A record with its clocks goes on under them, paused until the player resumes.
+    let clock = game.clock().map(|mut c| {
+        c.paused = true;
+        c
+    });
     NewGame {
         setup,
         start: Start::Game(Box::new(game.game)),
-        clock: None,
+        clock,
     }
 }
 
