@@ -442,6 +442,7 @@ pub fn draw_rule_name(lang: Lang, rule: DrawRule) -> &'static str {
         (Lang::En, DrawRule::BalanceUnchanged) => "unchanged balance in a king ending",
         (Lang::En, DrawRule::LongDiagonal) => "lone king on the long diagonal, 5 moves",
         (Lang::En, DrawRule::SmallEnding) => "small king ending, 5 moves",
+        (Lang::En, DrawRule::StandardEnding) => "standard draw ending, no increment on the clock",
         (Lang::Ru, DrawRule::Agreement) => "по соглашению",
         (Lang::Ru, DrawRule::Repetition) => "трёхкратное повторение позиции",
         (Lang::Ru, DrawRule::ThreeKingsVsOne) => "три дамки против одной, 15 ходов",
@@ -451,6 +452,7 @@ pub fn draw_rule_name(lang: Lang, rule: DrawRule) -> &'static str {
         }
         (Lang::Ru, DrawRule::LongDiagonal) => "одинокая дамка на большой дороге, 5 ходов",
         (Lang::Ru, DrawRule::SmallEnding) => "малое дамочное окончание, 5 ходов",
+        (Lang::Ru, DrawRule::StandardEnding) => "стандартная ничья, часы без добавления",
     }
 }
 
@@ -483,6 +485,7 @@ pub fn countdown_text(lang: Lang, countdown: &Countdown) -> String {
         (Lang::En, DrawRule::SmallEnding) => "Small king ending, 5 moves",
         (Lang::En, DrawRule::Repetition) => "Repetition",
         (Lang::En, DrawRule::Agreement) => "Agreement",
+        (Lang::En, DrawRule::StandardEnding) => "Standard draw ending",
         (Lang::Ru, DrawRule::KingsOnly) => "15 ходов только дамками",
         (Lang::Ru, DrawRule::ThreeKingsVsOne) => "3 дамки против 1, 15 ходов",
         (Lang::Ru, DrawRule::BalanceUnchanged) => "Дамочное окончание без изменений",
@@ -490,6 +493,7 @@ pub fn countdown_text(lang: Lang, countdown: &Countdown) -> String {
         (Lang::Ru, DrawRule::SmallEnding) => "Малое дамочное окончание, 5 ходов",
         (Lang::Ru, DrawRule::Repetition) => "Повторение",
         (Lang::Ru, DrawRule::Agreement) => "Соглашение",
+        (Lang::Ru, DrawRule::StandardEnding) => "Стандартная ничья",
     };
     match lang {
         Lang::En => format!("{what}: {left} left ({})", rule.number()),

@@ -1199,3 +1199,29 @@ fn the_board_cursor_plays_a_whole_move_from_the_keyboard() {
     key(&mut app, CursorKey::Hide);
     assert_eq!(at(&app), None);
 }
+
+#[test]
+fn without_increment_a_standard_draw_ending_is_drawn_at_once() {
+    for (control, drawn) in [
+        (TimeControl::minutes(5, 0), true),
+        (TimeControl::minutes(5, 3), false),
+    ] {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
+            .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+        app.update();
+        app.world_mut().write_message(NewGame {
+            setup: humans(Variant::Russian),
+            start: Start::Position(Position::from_fen("W:WKa1,Kc3:BKf8").unwrap()),
+            clock: Some(GameClock::new(control)),
+        });
+        frames(&mut app, 3);
+        click(&mut app, "a1");
+        click(&mut app, "b2");
+        settle(&mut app);
+        let rules = app.world().resource::<Rules>();
+        assert_eq!(rules.game.ply(), 1);
+        let expected = drawn.then_some(Outcome::Draw(shashki::rules::DrawRule::StandardEnding));
+        assert_eq!(rules.game.outcome(), expected, "{control}");
+    }
+}

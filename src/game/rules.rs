@@ -6,7 +6,7 @@ use super::animation::Animator;
 use crate::ai::{Level, accepts_draw};
 use crate::i18n::{self, Lang, Text};
 use crate::rules::game::WinReason;
-use crate::rules::{Color, Game, GameClock, Move, Outcome, Position, Variant};
+use crate::rules::{Color, DrawRule, Game, GameClock, Move, Outcome, Position, Variant};
 use bevy::prelude::*;
 
 /// Who plays one colour.
@@ -203,6 +203,36 @@ impl Rules {
     fn clock_move(&mut self, ply: usize, mover: Color) {
         if let Some(clock) = &mut self.clock {
             clock.record_move(ply, mover);
+        }
+        self.standard_draw_at_once();
+    }
+
+    /// FSR 7.2.9: under a clock without increment the endings of 7.2.7 and 7.2.8 are not
+    /// played but drawn at once, unless the stronger side can show the win: read as the
+    /// endgame tables, once read, finding a win within the count (which 7.2.7 and 7.2.8
+    /// then still limit to five moves).
+    fn standard_draw_at_once(&mut self) {
+        let no_increment = self
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.control.increment.is_zero());
+        if !no_increment || self.game.variant() != Variant::Russian || self.game.outcome().is_some()
+        {
+            return;
+        }
+        let standard = self
+            .game
+            .draw_countdowns()
+            .iter()
+            .any(|c| matches!(c.rule, DrawRule::LongDiagonal | DrawRule::SmallEnding));
+        if !standard {
+            return;
+        }
+        let shown = crate::ai::tablebase::ready(Variant::Russian)
+            .and_then(|tb| tb.probe_game(&self.game))
+            .is_some_and(|p| p.wdl != crate::ai::tablebase::Wdl::Draw);
+        if !shown {
+            self.game.declare(Outcome::Draw(DrawRule::StandardEnding));
         }
     }
 

@@ -69,6 +69,9 @@ pub enum DrawRule {
     LongDiagonal,
     /// 7.2.8: two pieces with a king, or one king, against a lone king, 5 moves.
     SmallEnding,
+    /// 7.2.9: under a clock without increment the endings of 7.2.7 and 7.2.8 are drawn at
+    /// once, unless the win can be shown.
+    StandardEnding,
 }
 
 impl DrawRule {
@@ -82,6 +85,7 @@ impl DrawRule {
             DrawRule::BalanceUnchanged => "7.2.6",
             DrawRule::LongDiagonal => "7.2.7",
             DrawRule::SmallEnding => "7.2.8",
+            DrawRule::StandardEnding => "7.2.9",
         }
     }
 
@@ -94,6 +98,7 @@ impl DrawRule {
             DrawRule::BalanceUnchanged => "balance unchanged in a king ending",
             DrawRule::LongDiagonal => "lone king on the long diagonal, 5 moves",
             DrawRule::SmallEnding => "small king ending, 5 moves",
+            DrawRule::StandardEnding => "standard draw ending under a clock without increment",
         }
     }
 }
