@@ -29,21 +29,39 @@ fn humans(variant: Variant) -> Setup {
 }
 
 fn app_with(setup: Setup, fen: Option<&str>) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
-    app.update();
     let start = match fen {
         Some(f) => Start::Position(Position::from_fen(f).expect("test FEN")),
         None => Start::Initial,
     };
-    app.world_mut().write_message(NewGame {
+    app_starting(NewGame {
         setup,
         start,
         clock: None,
-    });
+    })
+}
+
+/// The game plugins, headless, with `new_game` started.
+fn app_starting(new_game: NewGame) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    app.update();
+    app.world_mut().write_message(new_game);
     frames(&mut app, 3);
     app
+}
+
+/// Runs frames in real time until the computer has moved and `side` is to move.
+fn await_reply(app: &mut App, side: Side) {
+    let mut updates = 0;
+    while app.world().resource::<Rules>().game.side_to_move() != side
+        || app.world().resource::<Animator>().is_busy()
+    {
+        app.update();
+        updates += 1;
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(updates < 5000, "the computer did not move");
+    }
 }
 
 fn frames(app: &mut App, n: usize) {
@@ -941,15 +959,7 @@ fn a_puzzle_keeps_the_game_in_progress_and_leaving_brings_it_back() {
     let mut app = app_with(setup, None);
     play(&mut app, &["c3-d4"]);
     // The computer answers (its search runs on a thread: real time passes).
-    let mut updates = 0;
-    while app.world().resource::<Rules>().game.side_to_move() != Color::White
-        || app.world().resource::<Animator>().is_busy()
-    {
-        app.update();
-        updates += 1;
-        std::thread::sleep(Duration::from_millis(2));
-        assert!(updates < 5000, "the computer did not move");
-    }
+    await_reply(&mut app, Color::White);
     settle(&mut app);
     let before = app.world().resource::<Rules>().game.clone();
     assert_eq!(before.ply(), 2);
@@ -1021,17 +1031,11 @@ fn a_whole_exchange_is_played_from_the_keyboard_and_bad_entries_say_why() {
 }
 
 fn clocked(setup: Setup, control: TimeControl) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
-    app.update();
-    app.world_mut().write_message(NewGame {
+    app_starting(NewGame {
         setup,
         start: Start::Initial,
         clock: Some(GameClock::new(control)),
-    });
-    frames(&mut app, 3);
-    app
+    })
 }
 
 fn clock_secs(app: &App, side: Side) -> f64 {
@@ -1128,15 +1132,7 @@ fn the_computer_plays_under_the_clock() {
     click(&mut app, "c3");
     click(&mut app, "d4");
     settle(&mut app);
-    let mut updates = 0;
-    while app.world().resource::<Rules>().game.side_to_move() != Side::White
-        || app.world().resource::<Animator>().is_busy()
-    {
-        app.update();
-        updates += 1;
-        std::thread::sleep(Duration::from_millis(2));
-        assert!(updates < 5000, "the computer did not move");
-    }
+    await_reply(&mut app, Side::White);
     let rules = app.world().resource::<Rules>();
     assert_eq!(rules.game.ply(), 2);
     assert_eq!(rules.clock.as_ref().map(|c| c.len()), Some(3));
@@ -1206,16 +1202,11 @@ fn without_increment_a_standard_draw_ending_is_drawn_at_once() {
         (TimeControl::minutes(5, 0), true),
         (TimeControl::minutes(5, 3), false),
     ] {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin, GamePlugin))
-            .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
-        app.update();
-        app.world_mut().write_message(NewGame {
+        let mut app = app_starting(NewGame {
             setup: humans(Variant::Russian),
             start: Start::Position(Position::from_fen("W:WKa1,Kc3:BKf8").unwrap()),
             clock: Some(GameClock::new(control)),
         });
-        frames(&mut app, 3);
         click(&mut app, "a1");
         click(&mut app, "b2");
         settle(&mut app);
