@@ -1216,3 +1216,20 @@ fn without_increment_a_standard_draw_ending_is_drawn_at_once() {
         assert_eq!(rules.game.outcome(), expected, "{control}");
     }
 }
+
+#[test]
+fn the_clock_waits_while_the_editor_holds_the_board() {
+    use shashki::game::editor::EditorCommand;
+    let mut app = clocked(humans(Variant::Russian), TimeControl::minutes(3, 2));
+    frames(&mut app, 10);
+    app.world_mut().write_message(EditorCommand::Open);
+    frames(&mut app, 2);
+    let white = app.world().resource::<Rules>().clock.clone();
+    assert!(white.is_none(), "the editor's board has no clock");
+    frames(&mut app, 200);
+    app.world_mut().write_message(EditorCommand::Cancel);
+    frames(&mut app, 2);
+    // Four seconds in the editor cost nothing: about 15 frames of play in all.
+    let left = clock_secs(&app, Side::White);
+    assert!(left > 179.5 && left < 180.0, "{left}");
+}

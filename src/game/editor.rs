@@ -171,6 +171,8 @@ fn run_editor_commands(
                 };
                 rules.reviewing = false;
                 rules.pending_branch = None;
+                // The board is not a game now: the game's clock waits in `before`.
+                rules.clock = None;
                 show(&mut rules, variant, position, &mut rebuild);
                 next.set(AppState::Editing);
             }

@@ -637,9 +637,15 @@ fn run_commands(
 }
 
 /// Runs the side to move's clock by the frame's time; a flag falling loses the game
-/// (1.8.1), in поддавки as well. The clocks wait while a move is being shown.
-fn run_clock(time: Res<Time>, animator: Res<Animator>, mut rules: ResMut<Rules>) {
-    if !rules.clock_running() || animator.is_busy() {
+/// (1.8.1), in поддавки as well. The clocks wait while a move is being shown, and while
+/// the position editor holds the board.
+fn run_clock(
+    time: Res<Time>,
+    animator: Res<Animator>,
+    state: Res<State<AppState>>,
+    mut rules: ResMut<Rules>,
+) {
+    if *state.get() != AppState::Playing || !rules.clock_running() || animator.is_busy() {
         return;
     }
     let rules = &mut *rules;
