@@ -197,6 +197,12 @@ impl Hub {
                     told = true;
                 }
             });
+            // A ponder search that ends by itself (a forced move, a proven result) keeps
+            // its `done` until `stop` or `ponder-hit`: an early one would be taken by the
+            // client as the answer to its next `go`.
+            while ponder && !flag.load(Ordering::Relaxed) && !hush.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
             if !hush.load(Ordering::Relaxed) {
                 // A forced move is answered without a search: one line says so.
                 if !told {

@@ -123,6 +123,30 @@ fn hub_session_answers_as_the_protocol_says() {
         mv.starts_with("done move=") && mv.contains("ponder="),
         "{mv}"
     );
+    // A ponder search that ends by itself (one legal move: c3 must take d4) keeps its
+    // answer until stop or ponder-hit, so that no early `done` is taken for the next one.
+    let forced = shashki::rules::Position::from_fen("W:Wc3,h2:Bd4,a7").unwrap();
+    assert_eq!(forced.legal_moves().len(), 1);
+    hub.send(&format!(
+        "pos pos={}",
+        shashki::ai::hub::position_text(&forced)
+    ));
+    for hit in [false, true] {
+        hub.send("go ponder");
+        std::thread::sleep(Duration::from_millis(200));
+        hub.send("ping");
+        let before = hub.until("pong");
+        assert!(
+            !before.iter().any(|l| l.starts_with("done")),
+            "a finished ponder search waits: {before:?}"
+        );
+        hub.send(if hit { "ponder-hit" } else { "stop" });
+        let done = hub.until("done");
+        assert!(done.last().unwrap().starts_with("done move="), "{done:?}");
+        // Exactly one answer: the next line is the pong of a fresh ping.
+        hub.send("ping");
+        assert_eq!(hub.line(), "pong");
+    }
     hub.send("quit");
     assert!(hub.child.wait().unwrap().success());
 }
