@@ -26,6 +26,7 @@
 //! (`shashki match --white nodes:20000:king=300 ...`). The defaults were tuned by short
 //! self-play matches of weight variants at a fixed node budget (see `Weights::default`).
 
+use super::net::{Accumulator, Net};
 use super::pattern;
 use super::shared::quiet_moves;
 use crate::rules::bitboard::{Bits, DIRS, LONG_DIAGONAL, shift};
@@ -219,26 +220,44 @@ fn exposed(pos: &Position, victim: Color) -> u32 {
     m.count_ones()
 }
 
-/// Evaluates `pos` for the side to move with the evaluation `kind` picks for `variant`.
+/// The variant whose evaluation `kind` picks for a game of `variant`.
+fn eval_variant(variant: Variant, kind: EvalKind) -> Variant {
+    match kind {
+        EvalKind::Auto => variant,
+        EvalKind::Russian => Variant::Russian,
+        EvalKind::Giveaway => Variant::Giveaway,
+    }
+}
+
+/// The network that [`evaluate`] adds under these settings, if any: the search keeps its
+/// first layer's sums along the path ([`super::net::Accumulator`]).
+pub(crate) fn network(variant: Variant, kind: EvalKind, w: &Weights) -> Option<&'static Net> {
+    (w.net && !w.classic && !w.simple).then(|| super::net::embedded(eval_variant(variant, kind)))
+}
+
+/// Evaluates `pos` for the side to move with the evaluation `kind` picks for `variant`;
+/// `acc`: the network's first-layer sums of `pos` when the caller keeps them (those of
+/// [`network`] under the same settings), else they are made afresh.
 #[inline]
-pub(crate) fn evaluate(pos: &Position, variant: Variant, kind: EvalKind, w: &Weights) -> Static {
-    let giveaway = match kind {
-        EvalKind::Auto => variant == Variant::Giveaway,
-        EvalKind::Russian => false,
-        EvalKind::Giveaway => true,
-    };
+pub(crate) fn evaluate(
+    pos: &Position,
+    variant: Variant,
+    kind: EvalKind,
+    w: &Weights,
+    acc: Option<&Accumulator>,
+) -> Static {
+    let table_variant = eval_variant(variant, kind);
+    let giveaway = table_variant == Variant::Giveaway;
     let us = pos.side_to_move();
     let own_moves = quiet_moves(pos, us);
     if !w.classic && !w.simple {
-        let table_variant = if giveaway {
-            Variant::Giveaway
-        } else {
-            Variant::Russian
-        };
         let table = pattern::embedded(table_variant);
         let mut score = table.score(&pattern::features(pos, own_moves));
-        if w.net {
-            score += super::net::embedded(table_variant).score(pos);
+        if let Some(net) = network(variant, kind, w) {
+            score += match acc {
+                Some(acc) => net.output(acc, us),
+                None => net.score(pos),
+            };
         }
         if !giveaway {
             score = scale_drawish(pos, score);

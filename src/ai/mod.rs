@@ -7,6 +7,7 @@
 //! near ±30000.
 
 pub mod analysis;
+pub mod book;
 mod eval;
 pub mod hub;
 mod level;
@@ -96,6 +97,8 @@ pub struct Ai {
     eval: EvalKind,
     weights: Weights,
     tablebases: TablebaseSource,
+    /// Plays from the opening book ([`book`]) where [`Ai::book_move`] is asked.
+    book: bool,
 }
 
 /// Which endgame tables a search probes.
@@ -130,7 +133,30 @@ impl Ai {
             eval: EvalKind::Auto,
             weights: Weights::default(),
             tablebases: TablebaseSource::Installed,
+            book: true,
         }
+    }
+
+    /// Switches the opening book on or off (on by default).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
+    }
+
+    pub fn uses_book(&self) -> bool {
+        self.book
+    }
+
+    /// The book's move for the game's position, chosen by `seed` among the moves within
+    /// [`book::MARGIN`] of the best, with its value (centi-men, the mover's view); `None`
+    /// when the book is off or does not hold the position. The engine protocols and the
+    /// top level play it instead of searching; analysis never does.
+    pub fn book_move(&self, game: &Game, seed: u64) -> Option<book::BookMove> {
+        if !self.book || game.outcome().is_some() {
+            return None;
+        }
+        let found = book::embedded(game.variant()).choose(game.position(), seed)?;
+        // The book's move is legal in its position; the game's own list decides.
+        game.legal_moves().contains(&found.mv).then_some(found)
     }
 
     /// Which endgame tables the search probes (those installed for the process by default).
@@ -382,6 +408,11 @@ impl Ai {
     ) -> Option<Move> {
         if let Some(mv) = book_move(game, level, seed) {
             return Some(mv);
+        }
+        if level.number() >= 10
+            && let Some(found) = self.book_move(game, seed)
+        {
+            return Some(found.mv);
         }
         let style = level.style();
         let mut weights = self.weights.clone();

@@ -1,59 +1,157 @@
-//! A small network added to the pattern evaluation ([`super::pattern`]): it sees every
-//! piece at once, where a pattern sees one 4x4 window of men, so it can weigh what the
-//! windows miss (where the kings stand, the balance of the flanks, kings against men).
+//! The network added to the pattern evaluation ([`super::pattern`]), updated move by move
+//! (NNUE-style): it sees every piece at once, where a pattern sees one 4x4 window of men,
+//! so it can weigh what the windows miss (where the kings stand, the balance of the
+//! flanks, kings against men).
 //!
-//! The inputs are 144 bits from the side to move's view (the board turned for Black as in
-//! the patterns): our men, our kings, their men, their kings, 36 slots each (the internal
-//! layout's bit numbers; the four unused bits never fire). One hidden layer of [`HIDDEN`]
-//! clipped-linear units (`min(max(z, 0), 1)`) feeds one output, in centi-men, that is added
-//! to the pattern score; each variant has its own. A position has at most 24 pieces, so the first layer costs at
-//! most 24 additions of a row of [`HIDDEN`] 16-bit weights.
+//! **Inputs.** Each side's view of the board (the board turned for Black, as in the
+//! patterns): own men, own kings, the opponent's men, the opponent's kings, 36 slots each
+//! (the internal layout's bit numbers; the four unused bits never fire), 144 in all.
+//! **First layer.** [`HIDDEN`] units a view, the same weights for both views, kept as an
+//! [`Accumulator`]: the sums of the rows of the pieces on the board. A move changes two
+//! squares plus one per piece taken, so the search updates the parent's sums by adding
+//! and subtracting those rows only ([`Net::update`]) instead of summing every piece again.
+//! **Output.** The side to move's units and then the opponent's, each clipped to
+//! `[0, 1]`, weighted into one output in centi-men that is added to the pattern score.
+//! Each variant has its own network.
 //!
-//! The file (`assets/eval/*.net`, embedded in the binary) is little-endian: magic `SHPN`,
-//! format version (u32), variant (u32: 0 Russian, 1 поддавки), inputs (u32), hidden units
-//! (u32), then the first layer's weights (input by input, [`HIDDEN`] i16 each, in 1/[`Q1`]),
-//! its biases ([`HIDDEN`] i16, 1/[`Q1`]), the output weights ([`HIDDEN`] i32, 1/[`Q2`]
-//! centi-men for a unit fully on), the output bias (i32, 1/[`Q2`] centi-men), and an FNV-1a
-//! 64 checksum of everything before it (u64). A file that does not match is refused with
-//! the reason.
+//! **Integers.** A unit is fully on at [`QA`]: first-layer weights and biases are i16 in
+//! 1/[`QA`] (at most [`W1_MAX`], so that 24 rows and the bias never overflow); output
+//! weights are i16 in 1/[`QB`] centi-men for a unit fully on (at most [`W2_MAX`], so that
+//! the 512 products never overflow an i32), the bias i32 in 1/[`QB`] centi-men. The row
+//! additions and the output's products run with AVX2 where the processor has it (detected
+//! at run time; `SHASHKI_SIMD=portable` forces the portable code, which the compiler
+//! vectorises for the baseline instruction set), with identical results.
+//!
+//! **File** (`assets/eval/*.net`, embedded in the binary), little-endian: magic `SHPN`,
+//! format version (u32), variant (u32: 0 Russian, 1 поддавки), inputs (u32), hidden units a
+//! view (u32), then the first layer's weights (input by input, [`HIDDEN`] i16 each), its
+//! biases ([`HIDDEN`] i16), the output weights (the side to move's [`HIDDEN`] i16, then the
+//! opponent's), the output bias (i32), and an FNV-1a 64 checksum of everything before it
+//! (u64). A file that does not match is refused with the reason.
 
 use super::pattern::{fnv1a, turn, variant_code};
 use crate::rules::bitboard::Bits;
 use crate::rules::{Color, Position, Variant};
+use arrayvec::ArrayVec;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
-/// Input slots: four kinds of piece, 36 bit numbers each.
+/// Input slots a view: four kinds of piece, 36 bit numbers each.
 pub const INPUTS: usize = 144;
-/// Hidden units.
-pub const HIDDEN: usize = 32;
-/// First-layer weights are stored in 1/Q1 (a unit is fully on at Q1).
-pub const Q1: i32 = 256;
-/// Output weights are stored in 1/Q2 centi-men.
-pub const Q2: i32 = 16;
-/// Version of the network file format.
-pub const FORMAT: u32 = 1;
-/// Largest stored first-layer weight: 24 of them never overflow an i16 sum.
+/// First-layer units a view.
+pub const HIDDEN: usize = 256;
+/// A first-layer unit is fully on at QA.
+pub const QA: i32 = 255;
+/// Output weights are stored in 1/QB centi-men.
+pub const QB: i32 = 16;
+/// Version of the network file format (1: the 32-unit network of the side to move alone,
+/// computed afresh at every position).
+pub const FORMAT: u32 = 2;
+/// Largest stored first-layer weight: 24 rows and the bias never overflow an i16 sum.
 pub(crate) const W1_MAX: i32 = i16::MAX as i32 / 25;
+/// Largest stored output weight: 2 * HIDDEN products of QA never overflow an i32.
+pub(crate) const W2_MAX: i32 = 8191;
 
-/// Our men, our kings, their men, their kings, from the side to move's view.
+/// The first layer's sums for both views (White's, then Black's), before clipping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub(crate) v: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            v: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The four planes of a view: own men, own kings, the opponent's men and kings, turned
+/// for Black.
 #[inline(always)]
-fn planes(pos: &Position) -> [u64; 4] {
-    let us = pos.side_to_move();
-    let them = us.opposite();
-    let planes = [pos.men(us), pos.kings(us), pos.men(them), pos.kings(them)];
-    if us == Color::Black {
+fn view_planes(pos: &Position, view: Color) -> [u64; 4] {
+    let them = view.opposite();
+    let planes = [
+        pos.men(view),
+        pos.kings(view),
+        pos.men(them),
+        pos.kings(them),
+    ];
+    if view == Color::Black {
         planes.map(turn)
     } else {
         planes
     }
 }
 
-/// The active inputs of a position, from the side to move's view.
-pub fn inputs(pos: &Position) -> impl Iterator<Item = usize> {
-    planes(pos)
+/// The active inputs of `view` (slots 0-143).
+pub fn inputs(pos: &Position, view: Color) -> impl Iterator<Item = usize> {
+    view_planes(pos, view)
         .into_iter()
         .enumerate()
         .flat_map(|(k, b)| Bits(b).map(move |bit| k * 36 + bit as usize))
+}
+
+/// Absolute planes: White's men, White's kings, Black's men, Black's kings.
+#[inline(always)]
+fn absolute_planes(pos: &Position) -> [u64; 4] {
+    [
+        pos.men(Color::White),
+        pos.kings(Color::White),
+        pos.men(Color::Black),
+        pos.kings(Color::Black),
+    ]
+}
+
+/// Which code runs the layers: 0 not yet chosen, 1 AVX2, 2 portable.
+static KERNEL: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the AVX2 code runs (the processor has it and `SHASHKI_SIMD` is not `portable`).
+pub fn uses_avx2() -> bool {
+    match KERNEL.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let avx2 =
+                std::env::var("SHASHKI_SIMD").map_or(true, |v| v != "portable") && cpu_has_avx2();
+            KERNEL.store(if avx2 { 1 } else { 2 }, Ordering::Relaxed);
+            avx2
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpu_has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_avx2() -> bool {
+    false
+}
+
+#[inline(always)]
+fn add_row(dst: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (d, r) in dst.iter_mut().zip(row) {
+        *d = d.wrapping_add(*r);
+    }
+}
+
+#[inline(always)]
+fn sub_row(dst: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (d, r) in dst.iter_mut().zip(row) {
+        *d = d.wrapping_sub(*r);
+    }
+}
+
+#[inline(always)]
+fn dot_clipped(units: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (u, w) in units.iter().zip(weights) {
+        sum += (*u).clamp(0, QA as i16) as i32 * *w as i32;
+    }
+    sum
 }
 
 /// A network in its stored, integer form.
@@ -63,29 +161,146 @@ pub struct Net {
     /// without a bounds check).
     pub(crate) w1: Box<[[[i16; HIDDEN]; 64]; 4]>,
     pub(crate) b1: [i16; HIDDEN],
-    pub(crate) w2: [i32; HIDDEN],
+    /// The side to move's units, then the opponent's.
+    pub(crate) w2: Box<[[i16; HIDDEN]; 2]>,
     pub(crate) b2: i32,
 }
 
 impl Net {
-    /// The network's term for `pos`, in centi-men from the side to move's view.
-    #[inline]
+    /// The network's term for `pos`, in centi-men from the side to move's view, with the
+    /// sums computed afresh.
     pub fn score(&self, pos: &Position) -> i32 {
-        let mut acc = self.b1;
-        for (rows, mut b) in self.w1.iter().zip(planes(pos)) {
-            while b != 0 {
-                let row = &rows[(b.trailing_zeros() & 63) as usize];
-                b &= b - 1;
-                for j in 0..HIDDEN {
-                    acc[j] = acc[j].wrapping_add(row[j]);
+        self.output(&self.refresh(pos), pos.side_to_move())
+    }
+
+    /// The first layer's sums of `pos`, from every piece.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator {
+            v: [self.b1, self.b1],
+        };
+        for view in [Color::White, Color::Black] {
+            for (rows, b) in self.w1.iter().zip(view_planes(pos, view)) {
+                for bit in Bits(b) {
+                    add_row(&mut acc.v[view.index()], &rows[bit as usize & 63]);
                 }
             }
         }
-        let mut out = 0i32;
-        for (a, w) in acc.iter().zip(&self.w2) {
-            out += *w * (*a).clamp(0, Q1 as i16) as i32;
+        acc
+    }
+
+    /// Writes into `dst` the sums of `child` from those of `parent` (`src`): only the rows
+    /// of the squares whose piece changed are added or subtracted.
+    #[inline]
+    pub fn update(
+        &self,
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        parent: &Position,
+        child: &Position,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if uses_avx2() {
+            // SAFETY: the processor has AVX2 (checked above).
+            return unsafe { self.update_avx2(dst, src, parent, child) };
         }
-        (out + self.b2 * Q1) / (Q1 * Q2)
+        self.update_portable(dst, src, parent, child)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn update_avx2(
+        &self,
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        parent: &Position,
+        child: &Position,
+    ) {
+        self.update_body(dst, src, parent, child)
+    }
+
+    fn update_portable(
+        &self,
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        parent: &Position,
+        child: &Position,
+    ) {
+        self.update_body(dst, src, parent, child)
+    }
+
+    #[inline(always)]
+    fn update_body(
+        &self,
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        parent: &Position,
+        child: &Position,
+    ) {
+        static ZERO: [i16; HIDDEN] = [0; HIDDEN];
+        let (old, new) = (absolute_planes(parent), absolute_planes(child));
+        for view in 0..2 {
+            // White's view sees the planes as they are; Black's view swaps the colours
+            // and turns the board (bit b becomes bit 35 - b).
+            let row = |k: usize, bit: u32| {
+                if view == 0 {
+                    &self.w1[k][bit as usize & 63]
+                } else {
+                    &self.w1[k ^ 2][(35 - bit) as usize & 63]
+                }
+            };
+            let mut subs = ArrayVec::<&[i16; HIDDEN], 32>::new();
+            let mut adds = ArrayVec::<&[i16; HIDDEN], 4>::new();
+            for k in 0..4 {
+                for bit in Bits(old[k] & !new[k]) {
+                    subs.push(row(k, bit));
+                }
+                for bit in Bits(new[k] & !old[k]) {
+                    adds.push(row(k, bit));
+                }
+            }
+            // One pass copies the parent's sums with the first row added and the first
+            // subtracted (a quiet move needs no more); the rest follow in place.
+            let (a0, s0) = (adds.first().copied(), subs.first().copied());
+            let (a0, s0) = (a0.unwrap_or(&ZERO), s0.unwrap_or(&ZERO));
+            let out = &mut dst.v[view];
+            for (((d, s), a), r) in out.iter_mut().zip(&src.v[view]).zip(a0).zip(s0) {
+                *d = s.wrapping_add(*a).wrapping_sub(*r);
+            }
+            for r in adds.iter().skip(1) {
+                add_row(out, r);
+            }
+            for r in subs.iter().skip(1) {
+                sub_row(out, r);
+            }
+        }
+    }
+
+    /// The output for `side` to move, in centi-men, from the first layer's sums.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if uses_avx2() {
+            // SAFETY: the processor has AVX2 (checked above).
+            return unsafe { self.output_avx2(acc, side) };
+        }
+        self.output_portable(acc, side)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn output_avx2(&self, acc: &Accumulator, side: Color) -> i32 {
+        self.output_body(acc, side)
+    }
+
+    fn output_portable(&self, acc: &Accumulator, side: Color) -> i32 {
+        self.output_body(acc, side)
+    }
+
+    #[inline(always)]
+    fn output_body(&self, acc: &Accumulator, side: Color) -> i32 {
+        let us = side.index();
+        let sum = dot_clipped(&acc.v[us], &self.w2[0]) + dot_clipped(&acc.v[1 - us], &self.w2[1]);
+        (sum + self.b2 * QA).div_euclid(QA * QB)
     }
 
     /// The file form of this network (see the module documentation).
@@ -95,15 +310,12 @@ impl Net {
         for x in [FORMAT, variant_code(variant), INPUTS as u32, HIDDEN as u32] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for i in 0..INPUTS {
-            for x in &self.w1[i / 36][i % 36] {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        for x in &self.b1 {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        for x in &self.w2 {
+        let rows = (0..INPUTS).map(|i| &self.w1[i / 36][i % 36]);
+        for x in rows
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten())
+        {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
@@ -115,7 +327,7 @@ impl Net {
     /// Reads a network file, checking its magic, version, variant, shape and checksum.
     pub fn parse(bytes: &[u8], variant: Variant) -> Result<Net, String> {
         let header = 20;
-        let want = header + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 4 * HIDDEN + 4 + 8;
+        let want = header + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
         if bytes.len() < header || &bytes[..4] != b"SHPN" {
             return Err("the network file does not start with SHPN".into());
         }
@@ -165,14 +377,8 @@ impl Net {
             }
         }
         let b1 = std::array::from_fn(|_| i16_next());
-        let mut at = header + 2 * INPUTS * HIDDEN + 2 * HIDDEN;
-        let mut i32_next = || {
-            let x = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-            at += 4;
-            x
-        };
-        let w2 = std::array::from_fn(|_| i32_next());
-        let b2 = i32_next();
+        let w2 = Box::new(std::array::from_fn(|_| std::array::from_fn(|_| i16_next())));
+        let b2 = i32::from_le_bytes(bytes[want - 12..want - 8].try_into().expect("4 bytes"));
         if w1
             .iter()
             .flatten()
@@ -182,6 +388,15 @@ impl Net {
         {
             return Err(format!(
                 "the network file has a first-layer weight beyond ±{W1_MAX}"
+            ));
+        }
+        if w2
+            .iter()
+            .flatten()
+            .any(|&w| w.unsigned_abs() as i32 > W2_MAX)
+        {
+            return Err(format!(
+                "the network file has an output weight beyond ±{W2_MAX}"
             ));
         }
         Ok(Net { w1, b1, w2, b2 })
@@ -217,6 +432,38 @@ mod tests {
         for v in [Variant::Russian, Variant::Giveaway] {
             let net = embedded(v);
             assert!(positions.iter().any(|p| net.score(p) != 0));
+        }
+    }
+
+    #[test]
+    fn sums_updated_move_by_move_equal_sums_made_afresh() {
+        // Through random games of both variants' networks: every kind of move (captures of
+        // men and kings, promotions, king moves) keeps the updated sums exact, with the
+        // AVX2 and the portable code alike.
+        let mut rng = crate::ai::shared::Rng::new(77);
+        for v in [Variant::Russian, Variant::Giveaway] {
+            let net = embedded(v);
+            for _ in 0..30 {
+                let mut pos = Position::start();
+                let mut acc = net.refresh(&pos);
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = &moves[(rng.next_u64() % moves.len() as u64) as usize];
+                    let child = pos.play(mv);
+                    let (mut fast, mut portable) = (acc, acc);
+                    net.update(&mut fast, &acc, &pos, &child);
+                    net.update_portable(&mut portable, &acc, &pos, &child);
+                    assert_eq!(fast, portable);
+                    acc = fast;
+                    assert_eq!(acc, net.refresh(&child));
+                    let side = child.side_to_move();
+                    assert_eq!(net.output(&acc, side), net.output_portable(&acc, side));
+                    pos = child;
+                }
+            }
         }
     }
 }

@@ -16,6 +16,7 @@
 //! | `go level L [seed S]` | the move level L (1-10) would play |
 //! | `stop` | end the current search now; its `bestmove` follows at once |
 //! | `tablebase on\|off` | probe the endgame tables (on by default where they are built) |
+//! | `book on\|off` | answer `go` from the opening book where it holds the position (on by default; `go level L` below 10 keeps the named openings) |
 //! | `isready` | replies `readyok` |
 //! | `newgame` | forgets the transposition table |
 //! | `quit` | stops any search and exits |
@@ -25,7 +26,9 @@
 //! for a won game) and then exactly one `bestmove MOVE`, or `bestmove none` when the
 //! game is over. When the endgame tables hold the position searched, each `info` line
 //! ends with `tb win|draw|loss PLIES` (the tables' verdict for the side to move and the
-//! plies to the next capture or promotion that keeps it). The search runs in its own thread, so `stop` and `quit` are read while
+//! plies to the next capture or promotion that keeps it). A move from the opening book is
+//! answered at once with `info depth 0 score S nodes 0 nps 0 pv MOVE book` (S: the
+//! book's value of the move). The search runs in its own thread, so `stop` and `quit` are read while
 //! it thinks; other commands wait for it to finish. A malformed or illegal command gets
 //! one line `error ...` and the engine keeps running.
 //!
@@ -77,6 +80,7 @@ pub enum Command {
     Hash(usize),
     /// Probe the endgame tables or not.
     Tablebase(bool),
+    Book(bool),
     IsReady,
     NewGame,
     Quit,
@@ -118,6 +122,11 @@ pub fn parse(line: &str, variant: Variant) -> Result<Option<Command>, String> {
             Some(&"on") => true,
             Some(&"off") => false,
             _ => return Err("expected 'tablebase on' or 'tablebase off'".into()),
+        }),
+        "book" => Command::Book(match rest.first() {
+            Some(&"on") => true,
+            Some(&"off") => false,
+            _ => return Err("expected 'book on' or 'book off'".into()),
         }),
         "go" => Command::Go(go(rest)?),
         other => return Err(format!("unknown command '{other}'")),

@@ -4,6 +4,7 @@
 //! whole forced sequence is the quiescence search).
 
 use super::eval::{self, EvalKind, Weights};
+use super::net::{Accumulator, Net};
 use super::tablebase::{self, Tablebase, Wdl};
 use super::time::TimePlan;
 use super::tt::{Bound, Tt};
@@ -179,7 +180,15 @@ impl Searcher {
                 .unwrap_or(0),
             tb_hits: 0,
             soft_deadline: params.soft_deadline,
+            net: eval::network(params.variant, params.eval, params.weights),
+            path: vec![*pos; MAX_PLY + 1],
+            accs: Vec::new(),
+            acc_made: vec![false; MAX_PLY + 1],
         };
+        if let Some(net) = run.net {
+            run.accs = vec![net.refresh(pos); MAX_PLY + 1];
+            run.acc_made[0] = true;
+        }
         run.root_len = run.keys.len();
         run.since_capture = vec![0; run.keys.len()];
         run.iterate(pos, root_key, on_iteration)
@@ -211,6 +220,13 @@ struct Run<'a> {
     tb_hits: u64,
     /// No new iteration starts after this moment.
     soft_deadline: Option<Instant>,
+    /// The evaluation's network, whose first-layer sums are kept along the path.
+    net: Option<&'static Net>,
+    /// The position at each ply of the path, its network sums, and whether they are
+    /// already made (they are made when a leaf needs them, from the nearest made ones).
+    path: Vec<Position>,
+    accs: Vec<Accumulator>,
+    acc_made: Vec<bool>,
 }
 
 /// Plies left before 7.2.5 and before a balance rule draw, and the 7.2.7 flag.
@@ -557,8 +573,29 @@ impl Run<'_> {
         }
     }
 
-    fn leaf(&self, pos: &Position, ply: usize) -> i32 {
-        let st = eval::evaluate(pos, self.p.variant, self.p.eval, self.p.weights);
+    /// Makes the network sums of the position at `ply` from the nearest made ones.
+    #[inline]
+    fn make_acc(&mut self, net: &Net, ply: usize) {
+        let mut k = ply;
+        while !self.acc_made[k] {
+            k -= 1;
+        }
+        for i in k + 1..=ply {
+            let (done, rest) = self.accs.split_at_mut(i);
+            net.update(&mut rest[0], &done[i - 1], &self.path[i - 1], &self.path[i]);
+            self.acc_made[i] = true;
+        }
+    }
+
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        if let Some(net) = self.net {
+            self.make_acc(net, ply);
+            // The unit tests' searches check every sums kept along the path.
+            #[cfg(test)]
+            assert_eq!(self.accs[ply], net.refresh(pos), "sums at ply {ply}");
+        }
+        let acc = self.net.map(|_| &self.accs[ply]);
+        let st = eval::evaluate(pos, self.p.variant, self.p.eval, self.p.weights, acc);
         if st.own_moves == 0 {
             lost_in(ply, self.p.variant)
         } else {
@@ -581,6 +618,11 @@ impl Run<'_> {
             return 0;
         }
         self.pv[ply].clear();
+        // Ply 0 is the root, whose sums are made before the search.
+        if self.net.is_some() && ply > 0 {
+            self.path[ply] = *pos;
+            self.acc_made[ply] = false;
+        }
         // The tables know the counting rules; of repetition only the rule itself applies
         // there (a third occurrence draws), since a winning line never repeats.
         if pos.piece_count() <= self.tb_pieces {
@@ -799,5 +841,38 @@ impl Run<'_> {
             line.truncate(1);
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ai::{Ai, Limits};
+    use crate::rules::{Game, Position, Variant};
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn the_network_sums_kept_along_the_path_are_exact_at_every_leaf() {
+        // `Run::leaf` compares the kept sums with sums made afresh in the unit tests; these
+        // searches reach captures, promotions and king moves in both variants.
+        for (variant, fen) in [
+            (Variant::Russian, None),
+            (
+                Variant::Russian,
+                Some("W:WKa1,c3,e3,g3,h2:Bb6,Kd6,f6,g7,h8"),
+            ),
+            (Variant::Russian, Some("B:Wa3,c5,e5,g5:Bb6,d6,f6,h6,Kh2")),
+            (Variant::Giveaway, None),
+            (Variant::Giveaway, Some("W:Wc3,e3,g5:Bb6,d6,f8")),
+        ] {
+            let pos = fen.map_or_else(Position::start, |f| Position::from_fen(f).unwrap());
+            let game = Game::from_position(variant, pos);
+            let mut ai = Ai::new();
+            let limits = Limits {
+                depth: Some(7),
+                ..Limits::default()
+            };
+            let found = ai.search(&game, &limits, &AtomicBool::new(false));
+            assert!(found.best.is_some());
+        }
     }
 }

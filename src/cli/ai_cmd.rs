@@ -151,6 +151,8 @@ struct EngineState {
     game: Option<Game>,
     ai: Option<Ai>,
     running: Option<Running>,
+    /// Varies the book's choice: taken from the clock at start, one more at each `go`.
+    seed: u64,
 }
 
 impl EngineState {
@@ -173,6 +175,8 @@ fn go(state: &mut EngineState, go: Go) {
         return;
     };
     let mut ai = state.ai.take().unwrap_or_default();
+    state.seed = state.seed.wrapping_add(1);
+    let seed = state.seed;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let handle = spawn_search(move || {
@@ -189,6 +193,13 @@ fn go(state: &mut EngineState, go: Go) {
         let best = match go {
             Go::Level { level, seed } => ai.choose_move(&game, level, seed, &flag),
             Go::Timed { .. } => None,
+            Go::Limits(_) if let Some(b) = ai.book_move(&game, seed) => {
+                println!(
+                    "info depth 0 score {} nodes 0 nps 0 pv {} book",
+                    b.score, b.mv
+                );
+                Some(b.mv)
+            }
             Go::Limits(limits) => {
                 let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
                     println!("{}{tables}", info_line(r, start.elapsed()))
@@ -265,6 +276,10 @@ fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
             state.finish(false);
             state.ai.get_or_insert_with(Ai::new).set_use_tablebases(on);
         }
+        protocol::Command::Book(on) => {
+            state.finish(false);
+            state.ai.get_or_insert_with(Ai::new).set_book(on);
+        }
         protocol::Command::Go(g) => go(state, g),
         protocol::Command::NewGame => {
             state.finish(false);
@@ -283,6 +298,9 @@ pub fn engine() -> Result<(), String> {
         game: Some(Game::new(Variant::Russian)),
         ai: Some(Ai::new()),
         running: None,
+        seed: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
     };
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {

@@ -43,6 +43,10 @@ struct Hub {
     threads: usize,
     hash: usize,
     tablebases: bool,
+    /// Answers `go think` from the opening book where it holds the position.
+    book: bool,
+    /// Varies the book's choice: taken from the clock at start, one more at each search.
+    seed: u64,
     running: Option<Search>,
 }
 
@@ -105,6 +109,7 @@ impl Hub {
             "param name=tablebases value={} type=bool",
             self.tablebases
         ));
+        say(&format!("param name=book value={} type=bool", self.book));
         say("wait");
     }
 
@@ -150,6 +155,15 @@ impl Hub {
                 let on = self.tablebases;
                 self.ai().set_use_tablebases(on);
             }
+            "book" => {
+                self.book = match value {
+                    "true" | "on" | "1" => true,
+                    "false" | "off" | "0" => false,
+                    _ => return Err(format!("book={value} is not true or false")),
+                };
+                let on = self.book;
+                self.ai().set_book(on);
+            }
             // Parameters of other engines are ignored, as the protocol says.
             _ => {}
         }
@@ -179,24 +193,40 @@ impl Hub {
         } else {
             self.level.limits()
         };
-        self.start(game, limits, ponder);
+        // Only a move to play comes from the book: never an analysis or a ponder search.
+        self.start(game, limits, ponder, line.has("think"));
         Ok(())
     }
 
-    fn start(&mut self, game: Game, limits: Limits, ponder: bool) {
+    fn start(&mut self, game: Game, limits: Limits, ponder: bool, book: bool) {
         let mut ai = self.ai.take().unwrap_or_default();
+        self.seed = self.seed.wrapping_add(1);
+        let book = if book && !ponder {
+            ai.book_move(&game, self.seed)
+        } else {
+            None
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let quiet = Arc::new(AtomicBool::new(false));
         let (flag, hush) = (Arc::clone(&stop), Arc::clone(&quiet));
         let handle = spawn_search(move || {
             let start = Instant::now();
             let mut told = false;
-            let r = ai.search_with_info(&game, &limits, &flag, &mut |r| {
-                if !hush.load(Ordering::Relaxed) {
-                    say(&info(r, start));
-                    told = true;
-                }
-            });
+            let r = match book {
+                // A book move is answered at once: one line gives its value.
+                Some(b) => SearchResult {
+                    best: Some(b.mv),
+                    score: b.score,
+                    pv: vec![b.mv],
+                    ..SearchResult::default()
+                },
+                None => ai.search_with_info(&game, &limits, &flag, &mut |r| {
+                    if !hush.load(Ordering::Relaxed) {
+                        say(&info(r, start));
+                        told = true;
+                    }
+                }),
+            };
             // A ponder search that ends by itself (a forced move, a proven result) keeps
             // its `done` until `stop` or `ponder-hit`: an early one would be taken by the
             // client as the answer to its next `go`.
@@ -230,7 +260,7 @@ impl Hub {
         self.finish(true);
         if let Some(game) = self.game.clone() {
             let limits = self.level.limits();
-            self.start(game, limits, false);
+            self.start(game, limits, false, true);
         }
     }
 
@@ -343,6 +373,10 @@ pub fn run() -> Result<(), String> {
         threads: 1,
         hash: 16,
         tablebases: true,
+        book: true,
+        seed: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
         running: None,
     };
     let stdin = std::io::stdin();

@@ -2,6 +2,7 @@
 
 mod ai_cmd;
 mod annotate_cmd;
+mod book_cmd;
 mod game_cmd;
 mod hub_cmd;
 pub mod install_cmd;
@@ -85,6 +86,9 @@ pub enum Command {
     /// Endgame tablebases: build, probe, verify.
     #[command(subcommand)]
     Tablebase(tablebase_cmd::TablebaseCommand),
+    /// The opening book: build it by drop-out expansion.
+    #[command(subcommand)]
+    Book(book_cmd::BookCommand),
     /// Fixed-depth search over fixed positions: `bench nodes N ms T nps R`.
     Bench {
         #[arg(long)]
@@ -227,6 +231,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
         Command::Selfplay(opts) => selfplay_cmd::run(opts),
         Command::Tune(opts) => tune_cmd::run(opts),
         Command::Tablebase(cmd) => tablebase_cmd::run(cmd),
+        Command::Book(cmd) => book_cmd::run(cmd),
         Command::Demo {
             variant,
             moves,

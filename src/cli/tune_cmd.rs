@@ -75,9 +75,9 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
         .collect();
     let k = train::fit_scale(&as_base) as f32;
     drop((plain, as_base));
-    for (s, active, base) in raw {
+    for (s, inputs, base) in raw {
         let t = NetSample {
-            active,
+            inputs,
             base,
             target: train::target(&s, k_search, opts.lambda) as f32,
         };

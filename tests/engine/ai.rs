@@ -401,3 +401,47 @@ fn commands_end_quietly_on_a_closed_pipe() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+#[test]
+fn the_engine_answers_from_its_book_until_told_not_to() {
+    let input = "position startpos\ngo depth 2\nbook off\ngo depth 2\nbook on\n\
+                 variant giveaway\nposition startpos\ngo depth 2\nbook sideways\nquit\n";
+    let text = engine_session(input);
+    let lines: Vec<&str> = text.lines().collect();
+    let infos: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info"))
+        .copied()
+        .collect();
+    // The start position is in both books: answered at once, with the book's value.
+    assert!(
+        infos[0].starts_with("info depth 0 ") && infos[0].ends_with(" book"),
+        "{text}"
+    );
+    let book = shashki::ai::book::embedded(Variant::Russian);
+    let start = shashki::rules::Position::start();
+    let first = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+    let best = book.moves(&start)[0].score;
+    assert!(
+        book.moves(&start)
+            .iter()
+            .any(|m| format!("bestmove {}", m.mv) == *first
+                && m.score >= best - shashki::ai::book::MARGIN),
+        "{text}"
+    );
+    // Switched off, the engine searches.
+    assert!(infos[1].starts_with("info depth 1 "), "{text}");
+    assert!(
+        !infos[1].ends_with(" book") && !infos[2].ends_with(" book"),
+        "{text}"
+    );
+    assert!(infos.last().unwrap().ends_with(" book"), "{text}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        3
+    );
+    assert!(
+        lines.contains(&"error expected 'book on' or 'book off'"),
+        "{text}"
+    );
+}

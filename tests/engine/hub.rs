@@ -70,6 +70,26 @@ fn hub_session_answers_as_the_protocol_says() {
             .any(|l| l.contains("name=variant") && l.contains("values=\"russian giveaway\"")),
         "{intro:?}"
     );
+    assert!(
+        intro
+            .iter()
+            .any(|l| l == "param name=book value=true type=bool"),
+        "{intro:?}"
+    );
+    // The opening book answers a move to play at once; switched off, the engine searches.
+    hub.send("init");
+    assert_eq!(hub.line(), "ready");
+    hub.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    hub.send("level depth=3");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert!(lines[0].starts_with("info depth=0 "), "{lines:?}");
+    hub.send("set-param name=book value=false");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert!(lines[0].starts_with("info depth=1 "), "{lines:?}");
+    hub.send("set-param name=book value=maybe");
+    assert!(hub.line().starts_with("error message="));
     hub.send("set-param name=variant value=russian");
     hub.send("set-param name=unknown value=1");
     hub.send("set-param name=threads value=zero");

@@ -2,20 +2,31 @@
 //! float form, the fit (mini-batch Adam on cross-entropy) and the rounding to the stored
 //! integer form. The engine never imports this module.
 
-use crate::ai::net::{HIDDEN, INPUTS, Net, Q1, Q2, W1_MAX, inputs};
+use crate::ai::net::{HIDDEN, INPUTS, Net, QA, QB, W1_MAX, W2_MAX, inputs};
 use crate::ai::shared::{Rng, cross_entropy};
 use crate::rules::Position;
 
 /// Output weights are trained in men: a float output of 1 is [`OUT`] centi-men.
 pub const OUT: f32 = 100.0;
+/// Largest first-layer weight in units: what the stored i16 can hold.
+const W1_LIMIT: f32 = W1_MAX as f32 / QA as f32;
+/// Largest output weight in men: what the stored i16 can hold.
+const W2_LIMIT: f32 = W2_MAX as f32 / QB as f32 / OUT;
 
-/// A network in float form, for training: `w1` input-major (`INPUTS * HIDDEN`).
+/// A network in float form, for training: `w1` input-major (`INPUTS * HIDDEN`), `w2` the
+/// side to move's units and then the opponent's (`2 * HIDDEN`).
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
+}
+
+/// The first layer's sums of both views.
+struct Hidden {
+    us: [f32; HIDDEN],
+    them: [f32; HIDDEN],
 }
 
 impl FloatNet {
@@ -25,7 +36,7 @@ impl FloatNet {
         let mut uniform =
             |r: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r;
         let w1 = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
-        let w2 = (0..HIDDEN).map(|_| uniform(0.05)).collect();
+        let w2 = (0..2 * HIDDEN).map(|_| uniform(0.02)).collect();
         FloatNet {
             w1,
             b1: vec![0.5; HIDDEN],
@@ -34,8 +45,7 @@ impl FloatNet {
         }
     }
 
-    /// Hidden sums for the active inputs.
-    fn hidden(&self, active: &[u8]) -> [f32; HIDDEN] {
+    fn sums(&self, active: &[u8]) -> [f32; HIDDEN] {
         let mut z: [f32; HIDDEN] = std::array::from_fn(|j| self.b1[j]);
         for &i in active {
             let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
@@ -46,29 +56,43 @@ impl FloatNet {
         z
     }
 
+    fn hidden(&self, s: &Inputs) -> Hidden {
+        Hidden {
+            us: self.sums(&s.us),
+            them: self.sums(&s.them),
+        }
+    }
+
     /// Output in centi-men.
-    pub fn score(&self, active: &[u8]) -> f32 {
-        let z = self.hidden(active);
-        let hidden: f32 = z
-            .iter()
-            .zip(&self.w2)
-            .map(|(z, w)| w * z.clamp(0.0, 1.0))
-            .sum();
-        (self.b2 + hidden) * OUT
+    pub fn score(&self, s: &Inputs) -> f32 {
+        let h = self.hidden(s);
+        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        let dot = |z: &[f32; HIDDEN], w: &[f32]| -> f32 {
+            z.iter().zip(w).map(|(z, w)| w * z.clamp(0.0, 1.0)).sum()
+        };
+        (self.b2 + dot(&h.us, w_us) + dot(&h.them, w_them)) * OUT
     }
 
     /// Adds the gradient of the output for `d` (d loss / d output in centi-men) to `g`.
-    fn backward(&self, active: &[u8], d: f32, g: &mut FloatNet) {
-        let z = self.hidden(active);
+    fn backward(&self, s: &Inputs, d: f32, g: &mut FloatNet) {
+        let h = self.hidden(s);
         let d = d * OUT;
         g.b2 += d;
-        for (j, &zj) in z.iter().enumerate() {
-            g.w2[j] += d * zj.clamp(0.0, 1.0);
-            if zj > 0.0 && zj < 1.0 {
-                let dz = d * self.w2[j];
-                g.b1[j] += dz;
-                for &i in active {
-                    g.w1[i as usize * HIDDEN + j] += dz;
+        for (half, (z, active)) in [(&h.us, &s.us), (&h.them, &s.them)].into_iter().enumerate() {
+            let mut dz = [0.0f32; HIDDEN];
+            for (j, &zj) in z.iter().enumerate() {
+                g.w2[half * HIDDEN + j] += d * zj.clamp(0.0, 1.0);
+                if zj > 0.0 && zj < 1.0 {
+                    dz[j] = d * self.w2[half * HIDDEN + j];
+                }
+            }
+            for (b, x) in g.b1.iter_mut().zip(&dz) {
+                *b += x;
+            }
+            for &i in active.iter() {
+                let row = &mut g.w1[i as usize * HIDDEN..][..HIDDEN];
+                for (r, x) in row.iter_mut().zip(&dz) {
+                    *r += x;
                 }
             }
         }
@@ -78,7 +102,7 @@ impl FloatNet {
         FloatNet {
             w1: vec![0.0; INPUTS * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
             b2: 0.0,
         }
     }
@@ -90,22 +114,43 @@ impl FloatNet {
             .chain(self.w2.iter_mut())
             .chain(std::iter::once(&mut self.b2))
     }
+
+    /// Keeps every weight within what its stored form can hold.
+    fn clip(&mut self) {
+        for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
+            *w = w.clamp(-W1_LIMIT, W1_LIMIT);
+        }
+        for w in self.w2.iter_mut() {
+            *w = w.clamp(-W2_LIMIT, W2_LIMIT);
+        }
+    }
+}
+
+/// The active inputs of both views of a position: the side to move's and the opponent's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    pub us: Vec<u8>,
+    pub them: Vec<u8>,
 }
 
 /// One training position for the network.
 #[derive(Clone, Debug)]
 pub struct NetSample {
-    /// Active inputs.
-    pub active: Vec<u8>,
+    pub inputs: Inputs,
     /// The pattern evaluation's score, centi-men.
     pub base: f32,
     /// The target probability of winning for the side to move.
     pub target: f32,
 }
 
-/// The active inputs as bytes, for [`NetSample`].
-pub fn active_inputs(pos: &Position) -> Vec<u8> {
-    inputs(pos).map(|i| i as u8).collect()
+/// The active inputs of both views, for [`NetSample`].
+pub fn active_inputs(pos: &Position) -> Inputs {
+    let us = pos.side_to_move();
+    let view = |c| inputs(pos, c).map(|i| i as u8).collect();
+    Inputs {
+        us: view(us),
+        them: view(us.opposite()),
+    }
 }
 
 /// Mean cross-entropy of `sigmoid((base + net) / k)` against the targets.
@@ -113,7 +158,7 @@ pub fn loss(net: &FloatNet, samples: &[NetSample], k: f32) -> f64 {
     samples
         .iter()
         .map(|s| {
-            let p = sigmoid((s.base + net.score(&s.active)) / k);
+            let p = sigmoid((s.base + net.score(&s.inputs)) / k);
             cross_entropy(p as f64, s.target as f64)
         })
         .sum::<f64>()
@@ -153,9 +198,9 @@ pub fn fit(
             g.params_mut().for_each(|x| *x = 0.0);
             for &i in chunk {
                 let s = &samples[i as usize];
-                let p = sigmoid((s.base + net.score(&s.active)) / k);
+                let p = sigmoid((s.base + net.score(&s.inputs)) / k);
                 total += cross_entropy(p as f64, s.target as f64);
-                net.backward(&s.active, (p - s.target) / k / chunk.len() as f32, &mut g);
+                net.backward(&s.inputs, (p - s.target) / k / chunk.len() as f32, &mut g);
             }
             step += 1;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
@@ -169,15 +214,16 @@ pub fn fit(
                 *vi = b2 * *vi + (1.0 - b2) * *gi * *gi;
                 *w -= lr * (*mi / c1) / ((*vi / c2).sqrt() + eps);
             }
+            net.clip();
         }
         report(epoch, total / samples.len().max(1) as f64, net);
     }
 }
 
-/// Rounds a float network (first layer in units, output in centi-men) to its stored form.
+/// Rounds a float network (first layer in units, output in men) to its stored form.
 pub fn quantize(f: &FloatNet) -> Net {
-    let q1 = |x: f32| ((x * Q1 as f32).round() as i32).clamp(-W1_MAX, W1_MAX) as i16;
-    let q2 = |x: f32| (x * Q2 as f32).round() as i32;
+    let q1 = |x: f32| ((x * QA as f32).round() as i32).clamp(-W1_MAX, W1_MAX) as i16;
+    let q2 = |x: f32| ((x * OUT * QB as f32).round() as i32).clamp(-W2_MAX, W2_MAX) as i16;
     let mut w1 = Box::new([[[0i16; HIDDEN]; 64]; 4]);
     for i in 0..INPUTS {
         for j in 0..HIDDEN {
@@ -187,8 +233,10 @@ pub fn quantize(f: &FloatNet) -> Net {
     Net {
         w1,
         b1: std::array::from_fn(|j| q1(f.b1[j])),
-        w2: std::array::from_fn(|j| q2(f.w2[j] * OUT)),
-        b2: q2(f.b2 * OUT),
+        w2: Box::new(std::array::from_fn(|h| {
+            std::array::from_fn(|j| q2(f.w2[h * HIDDEN + j]))
+        })),
+        b2: (f.b2 * OUT * QB as f32).round() as i32,
     }
 }
 
@@ -197,14 +245,14 @@ pub fn to_float(net: &Net) -> FloatNet {
     let mut w1 = vec![0.0; INPUTS * HIDDEN];
     for i in 0..INPUTS {
         for j in 0..HIDDEN {
-            w1[i * HIDDEN + j] = net.w1[i / 36][i % 36][j] as f32 / Q1 as f32;
+            w1[i * HIDDEN + j] = net.w1[i / 36][i % 36][j] as f32 / QA as f32;
         }
     }
-    let out = |x: i32| x as f32 / Q2 as f32 / OUT;
+    let out = |x: i32| x as f32 / QB as f32 / OUT;
     FloatNet {
         w1,
-        b1: net.b1.iter().map(|&x| x as f32 / Q1 as f32).collect(),
-        w2: net.w2.iter().map(|&x| out(x)).collect(),
+        b1: net.b1.iter().map(|&x| x as f32 / QA as f32).collect(),
+        w2: net.w2.iter().flatten().map(|&x| out(x as i32)).collect(),
         b2: out(net.b2),
     }
 }
@@ -230,7 +278,7 @@ mod tests {
 
     fn loud_net(seed: u64) -> FloatNet {
         let mut f = FloatNet::new(seed);
-        f.w2.iter_mut().for_each(|w| *w *= 40.0);
+        f.w2.iter_mut().for_each(|w| *w *= 100.0);
         f.b2 = 0.3;
         f
     }
@@ -314,7 +362,7 @@ mod tests {
             let p = Position::from_fen(fen).unwrap();
             let us = p.kings(p.side_to_move()) & crate::rules::bitboard::LONG_DIAGONAL != 0;
             samples.push(NetSample {
-                active: active_inputs(&p),
+                inputs: active_inputs(&p),
                 base: 0.0,
                 target: if us { 1.0 } else { 0.0 },
             });
@@ -330,7 +378,7 @@ mod tests {
         let after = loss(&net, &samples, k);
         assert!(after < before / 3.0, "loss {before} -> {after}");
         for s in &samples {
-            let v = net.score(&s.active);
+            let v = net.score(&s.inputs);
             assert!((v > 0.0) == (s.target > 0.5), "{v} for target {}", s.target);
         }
     }
