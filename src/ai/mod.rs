@@ -406,7 +406,7 @@ impl Ai {
         seed: u64,
         stop: &AtomicBool,
     ) -> Option<Move> {
-        if let Some(mv) = book_move(game, level, seed) {
+        if let Some(mv) = named_opening_move(game, level, seed) {
             return Some(mv);
         }
         if level.number() >= 10
@@ -445,7 +445,7 @@ impl Ai {
 /// Below the top level, a Russian game from the start position that is still on a line
 /// of the named openings goes on along one of them: a seeded choice weighted by the
 /// table, so that two games at one level do not start alike.
-fn book_move(game: &Game, level: Level, seed: u64) -> Option<Move> {
+fn named_opening_move(game: &Game, level: Level, seed: u64) -> Option<Move> {
     if level.number() >= 10 {
         return None;
     }
