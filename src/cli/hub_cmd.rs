@@ -50,6 +50,15 @@ struct Hub {
     running: Option<Search>,
 }
 
+/// A boolean parameter's value.
+fn switch(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "on" | "1" => Ok(true),
+        "false" | "off" | "0" => Ok(false),
+        _ => Err(format!("{name}={value} is not true or false")),
+    }
+}
+
 fn say(line: &str) {
     println!("{line}");
 }
@@ -147,20 +156,12 @@ impl Hub {
                 self.ai().set_table_mib(mib);
             }
             "tablebases" => {
-                self.tablebases = match value {
-                    "true" | "on" | "1" => true,
-                    "false" | "off" | "0" => false,
-                    _ => return Err(format!("tablebases={value} is not true or false")),
-                };
+                self.tablebases = switch(name, value)?;
                 let on = self.tablebases;
                 self.ai().set_use_tablebases(on);
             }
             "book" => {
-                self.book = match value {
-                    "true" | "on" | "1" => true,
-                    "false" | "off" | "0" => false,
-                    _ => return Err(format!("book={value} is not true or false")),
-                };
+                self.book = switch(name, value)?;
                 let on = self.book;
                 self.ai().set_book(on);
             }
