@@ -142,10 +142,6 @@ impl Ai {
         self.book = on;
     }
 
-    pub fn uses_book(&self) -> bool {
-        self.book
-    }
-
     /// The book's move for the game's position, chosen by `seed` among the moves within
     /// [`book::MARGIN`] of the best, with its value (centi-men, the mover's view); `None`
     /// when the book is off or does not hold the position. The engine protocols and the
