@@ -39,6 +39,45 @@ pub(crate) struct Searcher {
     tt: Arc<Tt>,
     killers: [[u16; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 36]; 36]; 2]>,
+    /// Static evaluations of leaves (see [`EvalCache`]), and what they were made with.
+    evals: EvalCache,
+    evals_made_with: Option<(Variant, EvalKind, Weights)>,
+}
+
+/// The static evaluations of recent leaves by position key: a leaf reached again (moves
+/// of draughts often commute) costs one read instead of the evaluation. Each entry is
+/// the key's upper half (with its lowest bit set, so that an empty entry never matches)
+/// and the score; a position without moves is stored as [`NO_MOVES`].
+struct EvalCache(Box<[u64]>);
+
+const EVAL_CACHE_LOG2: u32 = 16;
+const NO_MOVES: i32 = i32::MIN;
+
+impl EvalCache {
+    fn new() -> EvalCache {
+        EvalCache(vec![0; 1 << EVAL_CACHE_LOG2].into_boxed_slice())
+    }
+
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+
+    #[inline(always)]
+    fn check(key: u64) -> u64 {
+        (key | (1 << 32)) & !0xffff_ffff
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u64) -> Option<i32> {
+        let e = self.0[key as usize & ((1 << EVAL_CACHE_LOG2) - 1)];
+        (e & !0xffff_ffff == EvalCache::check(key)).then_some(e as u32 as i32)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: u64, score: i32) {
+        self.0[key as usize & ((1 << EVAL_CACHE_LOG2) - 1)] =
+            EvalCache::check(key) | score as u32 as u64;
+    }
 }
 
 /// The draw-rule state of the game at the root.
@@ -110,6 +149,8 @@ impl Searcher {
             tt,
             killers: [[NO_KILLER; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 36]; 36]; 2]),
+            evals: EvalCache::new(),
+            evals_made_with: None,
         }
     }
 
@@ -125,6 +166,7 @@ impl Searcher {
         }
         self.killers = [[NO_KILLER; 2]; MAX_PLY + 1];
         *self.history = [[[0; 36]; 36]; 2];
+        self.evals.clear();
     }
 
     /// Iterative deepening from `pos`, calling `on_iteration` after each completed depth.
@@ -140,6 +182,11 @@ impl Searcher {
             self.tt.new_search();
         }
         self.killers = [[NO_KILLER; 2]; MAX_PLY + 1];
+        let made_with = (params.variant, params.eval, params.weights.clone());
+        if self.evals_made_with.as_ref() != Some(&made_with) {
+            self.evals.clear();
+            self.evals_made_with = Some(made_with);
+        }
         for side in self.history.iter_mut() {
             for row in side.iter_mut() {
                 for h in row.iter_mut() {
@@ -587,7 +634,27 @@ impl Run<'_> {
         }
     }
 
-    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+    fn leaf(&mut self, pos: &Position, key: u64, ply: usize) -> i32 {
+        if let Some(s) = self.s.evals.get(key) {
+            #[cfg(test)]
+            assert_eq!(s, self.evaluate(pos, ply), "cached evaluation at ply {ply}");
+            return if s == NO_MOVES {
+                lost_in(ply, self.p.variant)
+            } else {
+                s
+            };
+        }
+        let s = self.evaluate(pos, ply);
+        self.s.evals.put(key, s);
+        if s == NO_MOVES {
+            lost_in(ply, self.p.variant)
+        } else {
+            s
+        }
+    }
+
+    /// The static evaluation, or [`NO_MOVES`].
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if let Some(net) = self.net {
             self.make_acc(net, ply);
             // The unit tests' searches check every sums kept along the path.
@@ -597,7 +664,7 @@ impl Run<'_> {
         let acc = self.net.map(|_| &self.accs[ply]);
         let st = eval::evaluate(pos, self.p.variant, self.p.eval, self.p.weights, acc);
         if st.own_moves == 0 {
-            lost_in(ply, self.p.variant)
+            NO_MOVES
         } else {
             st.score
         }
@@ -638,10 +705,10 @@ impl Run<'_> {
         }
         let capture = pos.has_capture();
         if !capture && depth <= 0 {
-            return self.leaf(pos, ply);
+            return self.leaf(pos, key, ply);
         }
         if ply >= MAX_PLY - 1 {
-            return self.leaf(pos, ply);
+            return self.leaf(pos, key, ply);
         }
         // A win in fewer plies than the window allows cannot change the result.
         let (alpha_floor, beta_cap) = (-(WIN - ply as i32), WIN - ply as i32);
