@@ -18,8 +18,8 @@
 //! before the `end` line. A file that does not match, or a move that is not legal in its
 //! position, is refused with the line and the reason.
 
-use super::pattern::fnv1a;
 use super::shared::Rng;
+use super::shared::fnv1a;
 use crate::rules::notation::parse_move;
 use crate::rules::{Move, Position, Variant};
 use std::collections::HashMap;

@@ -99,6 +99,8 @@ pub struct Ai {
     tablebases: TablebaseSource,
     /// Plays from the opening book ([`book`]) where [`Ai::book_move`] is asked.
     book: bool,
+    /// What a draw costs the side to move at the root (see [`Ai::set_contempt`]).
+    contempt: i32,
 }
 
 /// Which endgame tables a search probes.
@@ -134,7 +136,20 @@ impl Ai {
             weights: Weights::default(),
             tablebases: TablebaseSource::Installed,
             book: true,
+            contempt: 0,
         }
+    }
+
+    /// Scores a draw `centi_men` below equal for the side the engine searches for (and as
+    /// much above for its opponent), so that it plays on in level positions instead of
+    /// steering into a draw; 0 (the default) scores a draw 0, as analysis must. Clamped
+    /// to 0-100.
+    pub fn set_contempt(&mut self, centi_men: i32) {
+        self.contempt = centi_men.clamp(0, 100);
+    }
+
+    pub fn contempt(&self) -> i32 {
+        self.contempt
     }
 
     /// Switches the opening book on or off (on by default).
@@ -303,6 +318,7 @@ impl Ai {
             helper: 0,
             parallel: !self.helpers.is_empty(),
             tablebase: tablebase.filter(|t| t.variant() == game.variant()),
+            contempt: self.contempt,
         }
     }
 

@@ -29,7 +29,7 @@
 //! opponent's), the output bias (i32), and an FNV-1a 64 checksum of everything before it
 //! (u64). A file that does not match is refused with the reason.
 
-use super::pattern::{fnv1a, turn, variant_code};
+use super::shared::{fnv1a, turn, variant_code};
 use crate::rules::bitboard::Bits;
 use crate::rules::{Color, Position, Variant};
 use arrayvec::ArrayVec;

@@ -23,7 +23,7 @@
 //! of weights (u32), the weights (i16 each), and an FNV-1a 64 checksum of everything
 //! before it (u64). A file that does not match is refused with the reason.
 
-use super::shared::quiet_moves;
+use super::shared::{fnv1a, quiet_moves, turn, variant_code};
 use crate::rules::bitboard::{Bits, LONG_DIAGONAL};
 use crate::rules::{Color, Position, Variant};
 use std::sync::OnceLock;
@@ -135,12 +135,6 @@ const CONES: [u64; 36] = {
     }
     c
 };
-
-/// The board turned half a turn.
-#[inline(always)]
-pub const fn turn(b: u64) -> u64 {
-    b.reverse_bits() >> 28
-}
 
 #[cfg(test)]
 fn window_bits(x: u64, w: usize) -> usize {
@@ -408,22 +402,6 @@ impl PatternWeights {
         out.extend_from_slice(&sum.to_le_bytes());
         out
     }
-}
-
-pub(crate) fn variant_code(v: Variant) -> u32 {
-    match v {
-        Variant::Russian => 0,
-        Variant::Giveaway => 1,
-    }
-}
-
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 static RUSSIAN_FILE: &[u8] = include_bytes!("../../assets/eval/russian.weights");

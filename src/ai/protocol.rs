@@ -16,6 +16,7 @@
 //! | `go level L [seed S]` | the move level L (1-10) would play |
 //! | `stop` | end the current search now; its `bestmove` follows at once |
 //! | `tablebase on\|off` | probe the endgame tables (on by default where they are built) |
+//! | `contempt C` | score a draw C centi-men below equal for the side searched for (0-100; default [`DEFAULT_CONTEMPT`]; 0 plays for the objective score) |
 //! | `book on\|off` | answer `go` from the opening book where it holds the position (on by default; `go level L` below 10 keeps the named openings) |
 //! | `isready` | replies `readyok` |
 //! | `newgame` | forgets the transposition table |
@@ -52,6 +53,9 @@ use super::{Clock, Level, Limits};
 use crate::rules::{Game, Variant};
 use std::time::Duration;
 
+/// The engine's contempt for a draw until `contempt` says otherwise, in centi-men.
+pub const DEFAULT_CONTEMPT: i32 = 0;
+
 /// What `go` asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Go {
@@ -81,6 +85,8 @@ pub enum Command {
     /// Probe the endgame tables or not.
     Tablebase(bool),
     Book(bool),
+    /// Centi-men a draw costs the engine's side (see `Ai::set_contempt`).
+    Contempt(i32),
     IsReady,
     NewGame,
     Quit,
@@ -128,6 +134,13 @@ pub fn parse(line: &str, variant: Variant) -> Result<Option<Command>, String> {
             Some(&"off") => false,
             _ => return Err("expected 'book on' or 'book off'".into()),
         }),
+        "contempt" => {
+            let c: i32 = number(rest.first(), "centi-men 0-100 after 'contempt'")?;
+            if !(0..=100).contains(&c) {
+                return Err(format!("contempt {c} is not 0-100"));
+            }
+            Command::Contempt(c)
+        }
         "go" => Command::Go(go(rest)?),
         other => return Err(format!("unknown command '{other}'")),
     }))

@@ -119,6 +119,10 @@ pub(crate) struct Params<'a> {
     pub parallel: bool,
     /// Endgame tables probed inside the tree.
     pub tablebase: Option<&'a Tablebase>,
+    /// What a draw costs the side to move at the root, in centi-men (0: a draw scores 0
+    /// for both sides). A positive value makes the engine play on in a level position
+    /// against a weaker opponent instead of steering into a draw.
+    pub contempt: i32,
 }
 
 /// Score of a position the tables call won, before the plies to it are taken off: below
@@ -553,6 +557,7 @@ impl Run<'_> {
     #[inline]
     fn probe(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         let tb = self.p.tablebase?;
+        let draw = self.draw(ply);
         let b = self.budgets[self.budgets.len() - 1];
         let v = tb.raw(pos, b.diagonal)?;
         self.tb_hits += 1;
@@ -562,8 +567,18 @@ impl Run<'_> {
         Some(match wdl {
             Wdl::Win => s,
             Wdl::Loss => -s,
-            Wdl::Draw => 0,
+            Wdl::Draw => draw,
         })
+    }
+
+    /// The score of a draw at `ply`, from the side to move's view (see `Params::contempt`).
+    #[inline(always)]
+    fn draw(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            -self.p.contempt
+        } else {
+            self.p.contempt
+        }
     }
 
     /// Whether the current position occurred twice before in the game and search path
@@ -694,14 +709,14 @@ impl Run<'_> {
         // there (a third occurrence draws), since a winning line never repeats.
         if pos.piece_count() <= self.tb_pieces {
             if self.occurred_twice() {
-                return 0;
+                return self.draw(ply);
             }
             if let Some(s) = self.probe(pos, ply) {
                 return s;
             }
         }
         if self.is_draw(pos, ply) {
-            return 0;
+            return self.draw(ply);
         }
         let capture = pos.has_capture();
         if !capture && depth <= 0 {

@@ -1,9 +1,10 @@
-//! Helpers that the evaluation, the levels and training share: a seeded generator, the
-//! mobility count and the cross-entropy loss. They import nothing of the engine, so that
+//! Helpers that the evaluation, the levels, the data files and training share: a seeded
+//! generator, the board turned half a turn, the mobility count, the cross-entropy loss,
+//! and the checksum and variant code of the engine's files. They import nothing of the engine, so that
 //! `src/ai` reads top-down: rules, evaluation, search, levels, tools.
 
 use crate::rules::bitboard::{Bits, DIRS, shift};
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Position, Variant};
 
 /// SplitMix64: a tiny seeded generator, enough for choosing moves.
 pub(crate) struct Rng(u64);
@@ -53,4 +54,28 @@ pub(crate) fn quiet_moves(pos: &Position, c: Color) -> u32 {
 pub(crate) fn cross_entropy(p: f64, t: f64) -> f64 {
     let p = p.clamp(1e-9, 1.0 - 1e-9);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+/// The board turned half a turn (bit `b` becomes bit `35 - b`): Black's view as White's.
+#[inline(always)]
+pub const fn turn(b: u64) -> u64 {
+    b.reverse_bits() >> 28
+}
+
+/// FNV-1a 64: the checksum of the engine's data files.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The variant's number in the engine's data files.
+pub(crate) fn variant_code(v: Variant) -> u32 {
+    match v {
+        Variant::Russian => 0,
+        Variant::Giveaway => 1,
+    }
 }

@@ -162,9 +162,16 @@ impl EngineState {
             if stop {
                 r.stop.store(true, Ordering::Relaxed);
             }
-            self.ai = Some(r.handle.join().unwrap_or_default());
+            self.ai = Some(r.handle.join().unwrap_or_else(|_| engine_ai()));
         }
     }
+}
+
+/// The engine of `shashki engine`: plays for a win with the default contempt.
+fn engine_ai() -> Ai {
+    let mut ai = Ai::new();
+    ai.set_contempt(protocol::DEFAULT_CONTEMPT);
+    ai
 }
 
 fn go(state: &mut EngineState, go: Go) {
@@ -266,19 +273,26 @@ fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
         }
         protocol::Command::Threads(n) => {
             state.finish(false);
-            state.ai.get_or_insert_with(Ai::new).set_threads(n);
+            state.ai.get_or_insert_with(engine_ai).set_threads(n);
         }
         protocol::Command::Hash(mib) => {
             state.finish(false);
-            state.ai.get_or_insert_with(Ai::new).set_table_mib(mib);
+            state.ai.get_or_insert_with(engine_ai).set_table_mib(mib);
         }
         protocol::Command::Tablebase(on) => {
             state.finish(false);
-            state.ai.get_or_insert_with(Ai::new).set_use_tablebases(on);
+            state
+                .ai
+                .get_or_insert_with(engine_ai)
+                .set_use_tablebases(on);
         }
         protocol::Command::Book(on) => {
             state.finish(false);
-            state.ai.get_or_insert_with(Ai::new).set_book(on);
+            state.ai.get_or_insert_with(engine_ai).set_book(on);
+        }
+        protocol::Command::Contempt(c) => {
+            state.finish(false);
+            state.ai.get_or_insert_with(engine_ai).set_contempt(c);
         }
         protocol::Command::Go(g) => go(state, g),
         protocol::Command::NewGame => {
@@ -296,7 +310,7 @@ pub fn engine() -> Result<(), String> {
     let mut state = EngineState {
         variant: Variant::Russian,
         game: Some(Game::new(Variant::Russian)),
-        ai: Some(Ai::new()),
+        ai: Some(engine_ai()),
         running: None,
         seed: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -445,3 +445,31 @@ fn the_engine_answers_from_its_book_until_told_not_to() {
         "{text}"
     );
 }
+
+#[test]
+fn contempt_scores_a_draw_below_equal_for_the_engine_side() {
+    // King against king: the 5-move rule (7.2.8) draws inside the search.
+    let game = Game::from_fen(Variant::Russian, "W:WKa1:BKb8").unwrap();
+    let stop = AtomicBool::new(false);
+    let mut ai = Ai::with_table(16);
+    ai.set_use_tablebases(false);
+    let depth = limits(Some(12), None);
+    assert_eq!(ai.search(&game, &depth, &stop).score, 0);
+    ai.set_contempt(30);
+    ai.clear();
+    assert_eq!(ai.search(&game, &depth, &stop).score, -30);
+    // Black to move gives up the same for its own side.
+    let black = Game::from_fen(Variant::Russian, "B:WKa1:BKb8").unwrap();
+    ai.clear();
+    assert_eq!(ai.search(&black, &depth, &stop).score, -30);
+    ai.set_contempt(500);
+    assert_eq!(ai.contempt(), 100);
+    // The protocol sets it and refuses values outside 0-100 (`newgame` waits for the
+    // search, which `quit` would stop).
+    let text = engine_session(
+        "tablebase off\ncontempt 30\nposition fen W:WKa1:BKb8\ngo depth 12\nnewgame\n\
+         contempt 101\nquit\n",
+    );
+    assert!(text.contains("info depth 12 score -30 "), "{text}");
+    assert!(text.contains("error contempt 101 is not 0-100"), "{text}");
+}

@@ -8,6 +8,7 @@
 
 use super::index::{Layout, Material};
 use super::{Table, TableKey};
+use crate::ai::shared::fnv1a;
 use crate::rules::Variant;
 use std::io::Write;
 use std::path::Path;
@@ -35,20 +36,8 @@ pub enum TableFileError {
     Damaged(String),
 }
 
-fn fnv1a(data: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in data {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 fn variant_code(v: Variant) -> u8 {
-    match v {
-        Variant::Russian => 0,
-        Variant::Giveaway => 1,
-    }
+    crate::ai::shared::variant_code(v) as u8
 }
 
 /// Writes a table (to a temporary file renamed over the target, so that an interrupted

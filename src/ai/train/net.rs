@@ -260,7 +260,7 @@ pub fn to_float(net: &Net) -> FloatNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::pattern::turn;
+    use crate::ai::shared::turn;
     use crate::rules::Variant;
 
     fn sample_positions() -> Vec<Position> {
