@@ -45,6 +45,9 @@ struct Hub {
     tablebases: bool,
     /// Answers `go think` from the opening book where it holds the position.
     book: bool,
+    /// Centi-men a draw costs the engine's side when it plays (`go think`, pondering);
+    /// `go analyze` always scores a draw 0.
+    contempt: i32,
     /// Varies the book's choice: taken from the clock at start, one more at each search.
     seed: u64,
     running: Option<Search>,
@@ -119,6 +122,10 @@ impl Hub {
             self.tablebases
         ));
         say(&format!("param name=book value={} type=bool", self.book));
+        say(&format!(
+            "param name=contempt value={} type=int min=0 max=100",
+            self.contempt
+        ));
         say("wait");
     }
 
@@ -165,6 +172,13 @@ impl Hub {
                 let on = self.book;
                 self.ai().set_book(on);
             }
+            "contempt" => {
+                self.contempt = value
+                    .parse()
+                    .ok()
+                    .filter(|c| (0..=100).contains(c))
+                    .ok_or_else(|| format!("contempt={value} is not 0-100 (centi-men)"))?;
+            }
             // Parameters of other engines are ignored, as the protocol says.
             _ => {}
         }
@@ -195,12 +209,15 @@ impl Hub {
             self.level.limits()
         };
         // Only a move to play comes from the book: never an analysis or a ponder search.
-        self.start(game, limits, ponder, line.has("think"));
+        // Contempt applies to play (and pondering for it), never to analysis.
+        let play = !line.has("analyze");
+        self.start(game, limits, ponder, line.has("think"), play);
         Ok(())
     }
 
-    fn start(&mut self, game: Game, limits: Limits, ponder: bool, book: bool) {
+    fn start(&mut self, game: Game, limits: Limits, ponder: bool, book: bool, play: bool) {
         let mut ai = self.ai.take().unwrap_or_default();
+        ai.set_contempt(if play { self.contempt } else { 0 });
         self.seed = self.seed.wrapping_add(1);
         let book = if book && !ponder {
             ai.book_move(&game, self.seed)
@@ -261,7 +278,7 @@ impl Hub {
         self.finish(true);
         if let Some(game) = self.game.clone() {
             let limits = self.level.limits();
-            self.start(game, limits, false, true);
+            self.start(game, limits, false, true, true);
         }
     }
 
@@ -375,6 +392,7 @@ pub fn run() -> Result<(), String> {
         hash: 16,
         tablebases: true,
         book: true,
+        contempt: crate::ai::protocol::DEFAULT_CONTEMPT,
         seed: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64),

@@ -90,6 +90,28 @@ fn hub_session_answers_as_the_protocol_says() {
     assert!(lines[0].starts_with("info depth=1 "), "{lines:?}");
     hub.send("set-param name=book value=maybe");
     assert!(hub.line().starts_with("error message="));
+    // Contempt: a king against a king is a draw (7.2.8) that a move to play scores below
+    // equal for the engine's side and an analysis scores 0.
+    let contempt = format!(
+        "param name=contempt value={} type=int min=0 max=100",
+        shashki::ai::protocol::DEFAULT_CONTEMPT
+    );
+    assert!(intro.contains(&contempt), "{intro:?}");
+    hub.send("set-param name=contempt value=30");
+    hub.send("pos pos=WBeeeeeeeeeeeeeeeeeeeeeeeeeeeWeee");
+    hub.send("level depth=12");
+    for (go, score) in [("go think", "score=-0.30 "), ("go analyze", "score=0.00 ")] {
+        hub.send(go);
+        let lines = hub.until("done");
+        let last = &lines[lines.len() - 2];
+        assert!(
+            last.starts_with("info depth=12 ") && last.contains(score),
+            "{lines:?}"
+        );
+    }
+    hub.send("set-param name=contempt value=101");
+    assert!(hub.line().starts_with("error message="));
+    hub.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
     hub.send("set-param name=variant value=russian");
     hub.send("set-param name=unknown value=1");
     hub.send("set-param name=threads value=zero");
