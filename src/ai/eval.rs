@@ -235,17 +235,6 @@ pub(crate) fn network(variant: Variant, kind: EvalKind, w: &Weights) -> Option<&
     (w.net && !w.classic && !w.simple).then(|| super::net::embedded(eval_variant(variant, kind)))
 }
 
-/// The network's first-layer sums that an evaluation may start from.
-#[derive(Clone, Copy)]
-pub(crate) enum Sums<'a> {
-    /// The position's own.
-    Own(&'a Accumulator),
-    /// Those of the position one move before it (the child's are not kept).
-    Parent(&'a Accumulator, &'a Position),
-    /// None: made afresh.
-    None,
-}
-
 /// Evaluates `pos` for the side to move with the evaluation `kind` picks for `variant`;
 /// `acc`: the network's first-layer sums of `pos` when the caller keeps them (those of
 /// [`network`] under the same settings), else they are made afresh.
@@ -255,7 +244,7 @@ pub(crate) fn evaluate(
     variant: Variant,
     kind: EvalKind,
     w: &Weights,
-    sums: Sums,
+    acc: Option<&Accumulator>,
 ) -> Static {
     let table_variant = eval_variant(variant, kind);
     let giveaway = table_variant == Variant::Giveaway;
@@ -265,10 +254,9 @@ pub(crate) fn evaluate(
         let table = pattern::embedded(table_variant);
         let mut score = table.score(&pattern::features(pos, own_moves));
         if let Some(net) = network(variant, kind, w) {
-            score += match sums {
-                Sums::Own(acc) => net.output(acc, us),
-                Sums::Parent(acc, parent) => net.output_after(acc, parent, pos),
-                Sums::None => net.score(pos),
+            score += match acc {
+                Some(acc) => net.output(acc, us),
+                None => net.score(pos),
             };
         }
         if !giveaway {

@@ -228,37 +228,6 @@ impl Net {
         self.update_body(dst, src, parent, child)
     }
 
-    /// The rows to subtract and to add in `view` (0 White's, 1 Black's) for the move
-    /// from `parent` to `child`.
-    #[inline(always)]
-    fn changed_rows(
-        &self,
-        view: usize,
-        old: &[u64; 4],
-        new: &[u64; 4],
-    ) -> (ArrayVec<&[i16; HIDDEN], 32>, ArrayVec<&[i16; HIDDEN], 4>) {
-        // White's view sees the planes as they are; Black's view swaps the colours and
-        // turns the board (bit b becomes bit 35 - b).
-        let row = |k: usize, bit: u32| {
-            if view == 0 {
-                &self.w1[k][bit as usize & 63]
-            } else {
-                &self.w1[k ^ 2][(35 - bit) as usize & 63]
-            }
-        };
-        let mut subs = ArrayVec::new();
-        let mut adds = ArrayVec::new();
-        for k in 0..4 {
-            for bit in Bits(old[k] & !new[k]) {
-                subs.push(row(k, bit));
-            }
-            for bit in Bits(new[k] & !old[k]) {
-                adds.push(row(k, bit));
-            }
-        }
-        (subs, adds)
-    }
-
     #[inline(always)]
     fn update_body(
         &self,
@@ -270,7 +239,25 @@ impl Net {
         static ZERO: [i16; HIDDEN] = [0; HIDDEN];
         let (old, new) = (absolute_planes(parent), absolute_planes(child));
         for view in 0..2 {
-            let (subs, adds) = self.changed_rows(view, &old, &new);
+            // White's view sees the planes as they are; Black's view swaps the colours
+            // and turns the board (bit b becomes bit 35 - b).
+            let row = |k: usize, bit: u32| {
+                if view == 0 {
+                    &self.w1[k][bit as usize & 63]
+                } else {
+                    &self.w1[k ^ 2][(35 - bit) as usize & 63]
+                }
+            };
+            let mut subs = ArrayVec::<&[i16; HIDDEN], 32>::new();
+            let mut adds = ArrayVec::<&[i16; HIDDEN], 4>::new();
+            for k in 0..4 {
+                for bit in Bits(old[k] & !new[k]) {
+                    subs.push(row(k, bit));
+                }
+                for bit in Bits(new[k] & !old[k]) {
+                    adds.push(row(k, bit));
+                }
+            }
             // One pass copies the parent's sums with the first row added and the first
             // subtracted (a quiet move needs no more); the rest follow in place.
             let (a0, s0) = (adds.first().copied(), subs.first().copied());
@@ -286,56 +273,6 @@ impl Net {
                 sub_row(out, r);
             }
         }
-    }
-
-    /// The output of `child` for its side to move, from the sums of `parent` (`src`)
-    /// without keeping the child's sums: a leaf's sums are never used again, so the
-    /// rows of a quiet move are added, clipped and weighed in one pass.
-    #[inline]
-    pub fn output_after(&self, src: &Accumulator, parent: &Position, child: &Position) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if uses_avx2() {
-            // SAFETY: the processor has AVX2 (checked above).
-            return unsafe { self.output_after_avx2(src, parent, child) };
-        }
-        self.output_after_portable(src, parent, child)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn output_after_avx2(&self, src: &Accumulator, parent: &Position, child: &Position) -> i32 {
-        self.output_after_body(src, parent, child)
-    }
-
-    fn output_after_portable(&self, src: &Accumulator, parent: &Position, child: &Position) -> i32 {
-        self.output_after_body(src, parent, child)
-    }
-
-    #[inline(always)]
-    fn output_after_body(&self, src: &Accumulator, parent: &Position, child: &Position) -> i32 {
-        let (old, new) = (absolute_planes(parent), absolute_planes(child));
-        let us = child.side_to_move().index();
-        let mut sum = 0i32;
-        for view in 0..2 {
-            let (subs, adds) = self.changed_rows(view, &old, &new);
-            let w2 = &self.w2[usize::from(view != us)];
-            if let ([a], [r]) = (adds.as_slice(), subs.as_slice()) {
-                for (((s, a), r), w) in src.v[view].iter().zip(*a).zip(*r).zip(w2) {
-                    let u = s.wrapping_add(*a).wrapping_sub(*r);
-                    sum += u.clamp(0, QA as i16) as i32 * *w as i32;
-                }
-            } else {
-                let mut units = src.v[view];
-                for r in &adds {
-                    add_row(&mut units, r);
-                }
-                for r in &subs {
-                    sub_row(&mut units, r);
-                }
-                sum += dot_clipped(&units, w2);
-            }
-        }
-        (sum + self.b2 * QA).div_euclid(QA * QB)
     }
 
     /// The output for `side` to move, in centi-men, from the first layer's sums.
@@ -523,11 +460,7 @@ mod tests {
                     acc = fast;
                     assert_eq!(acc, net.refresh(&child));
                     let side = child.side_to_move();
-                    let out = net.output(&acc, side);
-                    assert_eq!(out, net.output_portable(&acc, side));
-                    let before = net.refresh(&pos);
-                    assert_eq!(net.output_after(&before, &pos, &child), out);
-                    assert_eq!(net.output_after_portable(&before, &pos, &child), out);
+                    assert_eq!(net.output(&acc, side), net.output_portable(&acc, side));
                     pos = child;
                 }
             }

@@ -3,7 +3,7 @@
 //! a position where a capture is due is never a leaf (captures are compulsory, so the
 //! whole forced sequence is the quiescence search).
 
-use super::eval::{self, EvalKind, Sums, Weights};
+use super::eval::{self, EvalKind, Weights};
 use super::net::{Accumulator, Net};
 use super::tablebase::{self, Tablebase, Wdl};
 use super::time::TimePlan;
@@ -574,7 +574,7 @@ impl Run<'_> {
     /// The score of a draw at `ply`, from the side to move's view (see `Params::contempt`).
     #[inline(always)]
     fn draw(&self, ply: usize) -> i32 {
-        if ply.is_multiple_of(2) {
+        if ply % 2 == 0 {
             -self.p.contempt
         } else {
             self.p.contempt
@@ -670,29 +670,14 @@ impl Run<'_> {
 
     /// The static evaluation, or [`NO_MOVES`].
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        let sums = match self.net {
-            // A leaf's own sums would never be used again: it starts from its parent's.
-            Some(net) if !self.acc_made[ply] => {
-                self.make_acc(net, ply - 1);
-                let parent = &self.path[ply - 1];
-                // The unit tests' searches check every sums kept along the path.
-                #[cfg(test)]
-                {
-                    assert_eq!(self.accs[ply - 1], net.refresh(parent), "sums at ply {ply}");
-                    let out = net.output_after(&self.accs[ply - 1], parent, pos);
-                    assert_eq!(out, net.score(pos), "output at ply {ply}");
-                }
-                Sums::Parent(&self.accs[ply - 1], parent)
-            }
-            Some(net) => {
-                self.make_acc(net, ply);
-                #[cfg(test)]
-                assert_eq!(self.accs[ply], net.refresh(pos), "sums at ply {ply}");
-                Sums::Own(&self.accs[ply])
-            }
-            None => Sums::None,
-        };
-        let st = eval::evaluate(pos, self.p.variant, self.p.eval, self.p.weights, sums);
+        if let Some(net) = self.net {
+            self.make_acc(net, ply);
+            // The unit tests' searches check every sums kept along the path.
+            #[cfg(test)]
+            assert_eq!(self.accs[ply], net.refresh(pos), "sums at ply {ply}");
+        }
+        let acc = self.net.map(|_| &self.accs[ply]);
+        let st = eval::evaluate(pos, self.p.variant, self.p.eval, self.p.weights, acc);
         if st.own_moves == 0 {
             NO_MOVES
         } else {
