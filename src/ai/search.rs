@@ -574,7 +574,7 @@ impl Run<'_> {
     /// The score of a draw at `ply`, from the side to move's view (see `Params::contempt`).
     #[inline(always)]
     fn draw(&self, ply: usize) -> i32 {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             -self.p.contempt
         } else {
             self.p.contempt
