@@ -650,17 +650,18 @@ impl Run<'_> {
     }
 
     fn leaf(&mut self, pos: &Position, key: u64, ply: usize) -> i32 {
-        if let Some(s) = self.s.evals.get(key) {
-            #[cfg(test)]
-            assert_eq!(s, self.evaluate(pos, ply), "cached evaluation at ply {ply}");
-            return if s == NO_MOVES {
-                lost_in(ply, self.p.variant)
-            } else {
+        let s = match self.s.evals.get(key) {
+            Some(s) => {
+                #[cfg(test)]
+                assert_eq!(s, self.evaluate(pos, ply), "cached evaluation at ply {ply}");
                 s
-            };
-        }
-        let s = self.evaluate(pos, ply);
-        self.s.evals.put(key, s);
+            }
+            None => {
+                let s = self.evaluate(pos, ply);
+                self.s.evals.put(key, s);
+                s
+            }
+        };
         if s == NO_MOVES {
             lost_in(ply, self.p.variant)
         } else {
