@@ -53,6 +53,29 @@ struct Hub {
     running: Option<Search>,
 }
 
+/// An integer parameter's value, within `range` (`unit` follows the range in the error).
+fn whole<T>(
+    name: &str,
+    value: &str,
+    range: std::ops::RangeInclusive<T>,
+    unit: &str,
+) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    value
+        .parse()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{name}={value} is not {}-{}{unit}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
 /// A boolean parameter's value.
 fn switch(name: &str, value: &str) -> Result<bool, String> {
     match value {
@@ -145,20 +168,12 @@ impl Hub {
                 }
             }
             "threads" => {
-                self.threads = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=256).contains(n))
-                    .ok_or_else(|| format!("threads={value} is not 1-256"))?;
+                self.threads = whole(name, value, 1..=256, "")?;
                 let n = self.threads;
                 self.ai().set_threads(n);
             }
             "hash" => {
-                self.hash = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=4096).contains(n))
-                    .ok_or_else(|| format!("hash={value} is not 1-4096 (MiB)"))?;
+                self.hash = whole(name, value, 1..=4096, " (MiB)")?;
                 let mib = self.hash;
                 self.ai().set_table_mib(mib);
             }
@@ -173,11 +188,7 @@ impl Hub {
                 self.ai().set_book(on);
             }
             "contempt" => {
-                self.contempt = value
-                    .parse()
-                    .ok()
-                    .filter(|c| (0..=100).contains(c))
-                    .ok_or_else(|| format!("contempt={value} is not 0-100 (centi-men)"))?;
+                self.contempt = whole(name, value, 0..=100, " (centi-men)")?;
             }
             // Parameters of other engines are ignored, as the protocol says.
             _ => {}
