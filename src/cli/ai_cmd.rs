@@ -306,7 +306,7 @@ fn engine_command(state: &mut EngineState, line: &str) -> Result<bool, String> {
 }
 
 pub fn engine() -> Result<(), String> {
-    crate::ai::tablebase::preload(&[Variant::Russian, Variant::Giveaway]);
+    crate::ai::tablebase::preload_or_solve(&[Variant::Russian, Variant::Giveaway]);
     let mut state = EngineState {
         variant: Variant::Russian,
         game: Some(Game::new(Variant::Russian)),

@@ -325,7 +325,7 @@ impl Hub {
                 }
             }
             "init" => {
-                crate::ai::tablebase::preload(&[self.variant]);
+                crate::ai::tablebase::preload_or_solve(&[self.variant]);
                 say("ready");
             }
             "new-game" => self.ai().clear(),

@@ -406,3 +406,57 @@ fn a_won_ending_with_men_is_converted_not_shuffled() {
         game.outcome()
     );
 }
+
+#[test]
+fn an_engine_without_tables_solves_the_small_ones_and_plays_from_them() {
+    // `shashki engine` pointed at an empty folder solves every table of up to four
+    // pieces of the variant on its own (in the background), writes them there, and then
+    // answers a three-kings ending from them.
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("shashki-tb-solve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .arg("engine")
+        .env("SHASHKI_TABLEBASES", &dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    // A liveness bound, not a speed check: the solve takes seconds on one core.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let mut answered = None;
+    while answered.is_none() && std::time::Instant::now() < deadline {
+        writeln!(input, "position fen W:WKf6,Kg7,Kh8:BKc5\ngo depth 1").unwrap();
+        input.flush().unwrap();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(output.read_line(&mut line).unwrap() > 0, "the engine ended");
+            if line.contains(" tb win ") {
+                answered = Some(line.clone());
+            }
+            if line.starts_with("bestmove") {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    writeln!(input, "quit").unwrap();
+    drop(input);
+    child.wait().unwrap();
+    let answered = answered.expect("the engine never answered from its own tables");
+    assert!(answered.contains("tb win 22"), "{answered}");
+    let russian = tablebase::keys_with(Variant::Russian, 4).len()
+        + tablebase::keys_with(Variant::Russian, 3).len()
+        + tablebase::keys_with(Variant::Russian, 2).len();
+    let written = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("russian-"))
+        .count();
+    assert_eq!(written, russian);
+    let _ = std::fs::remove_dir_all(&dir);
+}

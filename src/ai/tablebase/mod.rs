@@ -476,6 +476,57 @@ pub fn preload(variants: &[Variant]) {
         });
 }
 
+/// The size of table an engine solves for itself when its folder holds fewer pieces:
+/// a few seconds of one core for each variant, written into the folder so that later
+/// starts read them (Russian up to 4 pieces: 26 tables, 3.1 s, 3.2 MB).
+pub const SOLVED_BY_ENGINE: u32 = 4;
+
+/// As [`preload`], and then, for a variant whose folder holds tables of fewer than
+/// [`SOLVED_BY_ENGINE`] pieces, solves those on the same thread at low priority,
+/// writes them into the folder (or keeps them in memory when it cannot be written)
+/// and makes the engines use them. For `shashki engine` and `hub`: an engine installed
+/// without the game's tables still knows the small endings under the counting rules.
+pub fn preload_or_solve(variants: &[Variant]) {
+    let variants = variants.to_vec();
+    let _ = std::thread::Builder::new()
+        .name("tablebase-solve".into())
+        .spawn(move || {
+            let mut lowered = false;
+            for v in variants {
+                let held = installed(v).map_or(0, |t| t.max_pieces());
+                if held >= SOLVED_BY_ENGINE {
+                    continue;
+                }
+                let Some(dir) = INSTALLED.lock().ok().and_then(|i| i.dir.clone()) else {
+                    return;
+                };
+                if !lowered {
+                    lower_priority();
+                    lowered = true;
+                }
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let tb = build(v, SOLVED_BY_ENGINE, 1, Some(&dir), &stop, &mut |_| {})
+                    .or_else(|_| build(v, SOLVED_BY_ENGINE, 1, None, &stop, &mut |_| {}));
+                if let (Ok(tb), Ok(mut i)) = (tb, INSTALLED.lock())
+                    && i.dir.as_deref() == Some(dir.as_path())
+                {
+                    i.loaded.retain(|(w, _)| *w != v);
+                    i.loaded.push((v, Some(std::sync::Arc::new(tb))));
+                }
+            }
+        });
+}
+
+/// Lowers the calling thread's priority (nice 10), so that a search of the same process
+/// keeps its core. Linux only, where the nice value is per thread.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `who == 0` is the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
 /// The tables of a variant if they have been read already (never reads nor waits: for a
 /// caller that must not stall, such as a frame being drawn).
 pub fn ready(variant: Variant) -> Option<std::sync::Arc<Tablebase>> {
