@@ -255,7 +255,7 @@ pub(crate) fn evaluate(
         let mut score = table.score(&pattern::features(pos, own_moves));
         if let Some(net) = network(variant, kind, w) {
             score += match acc {
-                Some(acc) => net.output(acc, us),
+                Some(acc) => net.output(acc, pos),
                 None => net.score(pos),
             };
         }

@@ -11,8 +11,11 @@
 //! squares plus one per piece taken, so the search updates the parent's sums by adding
 //! and subtracting those rows only ([`Net::update`]) instead of summing every piece again.
 //! **Output.** The side to move's units and then the opponent's, each clipped to
-//! `[0, 1]`, weighted into one output in centi-men that is added to the pattern score.
-//! Each variant has its own network.
+//! `[0, 1]` (and squared, where the file says so), weighted into one output in centi-men
+//! that is added to the pattern score. The output weights may come in buckets by the
+//! number of pieces on the board (a file of `n` buckets uses bucket `(pieces - 1) * n /
+//! 24`), so that the opening, the middle game and the ending each weigh the same units
+//! their own way. Each variant has its own network.
 //!
 //! **Integers.** A unit is fully on at [`QA`]: first-layer weights and biases are i16 in
 //! 1/[`QA`] (at most [`W1_MAX`], so that 24 rows and the bias never overflow); output
@@ -24,10 +27,13 @@
 //!
 //! **File** (`assets/eval/*.net`, embedded in the binary), little-endian: magic `SHPN`,
 //! format version (u32), variant (u32: 0 Russian, 1 поддавки), inputs (u32), hidden units a
-//! view (u32), then the first layer's weights (input by input, [`HIDDEN`] i16 each), its
-//! biases ([`HIDDEN`] i16), the output weights (the side to move's [`HIDDEN`] i16, then the
-//! opponent's), the output bias (i32), and an FNV-1a 64 checksum of everything before it
-//! (u64). A file that does not match is refused with the reason.
+//! view (u32), output buckets (u32, 1 to [`MAX_BUCKETS`]), activation (u32: 0 clipped, 1
+//! clipped and squared), then the first layer's weights (input by input, [`HIDDEN`] i16
+//! each), its biases ([`HIDDEN`] i16), each bucket's output weights (the side to move's
+//! [`HIDDEN`] i16, then the opponent's), each bucket's output bias (i32), and an FNV-1a 64
+//! checksum of everything before it (u64). Format 2, the same without the bucket and
+//! activation fields (one bucket, clipped), is read as well. A file that does not match is
+//! refused with the reason.
 
 use super::shared::{fnv1a, turn, variant_code};
 use crate::rules::bitboard::Bits;
@@ -45,11 +51,20 @@ pub const QA: i32 = 255;
 /// Output weights are stored in 1/QB centi-men.
 pub const QB: i32 = 16;
 /// Version of the network file format (1: the 32-unit network of the side to move alone,
-/// computed afresh at every position).
-pub const FORMAT: u32 = 2;
+/// computed afresh at every position; 2: one bucket, clipped units, no fields for them).
+pub const FORMAT: u32 = 3;
+/// Most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 12;
+
+/// The output bucket of a position with `pieces` pieces, of `buckets`.
+#[inline(always)]
+pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
+    ((pieces.saturating_sub(1) as usize * buckets) / 24).min(buckets - 1)
+}
 /// Largest stored first-layer weight: 24 rows and the bias never overflow an i16 sum.
 pub(crate) const W1_MAX: i32 = i16::MAX as i32 / 25;
-/// Largest stored output weight: 2 * HIDDEN products of QA never overflow an i32.
+/// Largest stored output weight: 2 * HIDDEN products of QA (squared: of QA * QA / 256) never
+/// overflow an i32.
 pub(crate) const W2_MAX: i32 = 8191;
 
 /// The first layer's sums for both views (White's, then Black's), before clipping.
@@ -154,6 +169,19 @@ fn dot_clipped(units: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     sum
 }
 
+/// The same with each clipped unit squared, in units of `256 / (QA * QA)`: `c * w` fits
+/// an i32, and so does the sum of its products with `c` once it is divided by 256
+/// (rounded), which keeps the sum in i32 lanes.
+#[inline(always)]
+fn dot_squared(units: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (u, w) in units.iter().zip(weights) {
+        let c = (*u).clamp(0, QA as i16) as i32;
+        sum += ((c * *w as i32 + 128) >> 8) * c;
+    }
+    sum
+}
+
 /// A network in its stored, integer form.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
@@ -161,16 +189,25 @@ pub struct Net {
     /// without a bounds check).
     pub(crate) w1: Box<[[[i16; HIDDEN]; 64]; 4]>,
     pub(crate) b1: [i16; HIDDEN],
-    /// The side to move's units, then the opponent's.
-    pub(crate) w2: Box<[[i16; HIDDEN]; 2]>,
-    pub(crate) b2: i32,
+    /// Each bucket's output weights: the side to move's units, then the opponent's.
+    pub(crate) w2: Vec<[[i16; HIDDEN]; 2]>,
+    /// Each bucket's output bias.
+    pub(crate) b2: Vec<i32>,
+    /// Whether the clipped units are squared.
+    pub(crate) squared: bool,
 }
 
 impl Net {
     /// The network's term for `pos`, in centi-men from the side to move's view, with the
     /// sums computed afresh.
     pub fn score(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.side_to_move())
+        self.output(&self.refresh(pos), pos)
+    }
+
+    /// The output bucket of `pos`.
+    #[inline(always)]
+    pub fn bucket(&self, pos: &Position) -> usize {
+        bucket_of((pos.white | pos.black).count_ones(), self.w2.len())
     }
 
     /// The first layer's sums of `pos`, from every piece.
@@ -275,50 +312,68 @@ impl Net {
         }
     }
 
-    /// The output for `side` to move, in centi-men, from the first layer's sums.
+    /// The output for `pos`, in centi-men from its side to move's view, from its first
+    /// layer's sums.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let (side, bucket) = (pos.side_to_move(), self.bucket(pos));
         #[cfg(target_arch = "x86_64")]
         if uses_avx2() {
             // SAFETY: the processor has AVX2 (checked above).
-            return unsafe { self.output_avx2(acc, side) };
+            return unsafe { self.output_avx2(acc, side, bucket) };
         }
-        self.output_portable(acc, side)
+        self.output_portable(acc, side, bucket)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_avx2(&self, acc: &Accumulator, side: Color) -> i32 {
-        self.output_body(acc, side)
+    fn output_avx2(&self, acc: &Accumulator, side: Color, bucket: usize) -> i32 {
+        self.output_body(acc, side, bucket)
     }
 
-    fn output_portable(&self, acc: &Accumulator, side: Color) -> i32 {
-        self.output_body(acc, side)
+    fn output_portable(&self, acc: &Accumulator, side: Color, bucket: usize) -> i32 {
+        self.output_body(acc, side, bucket)
     }
 
     #[inline(always)]
-    fn output_body(&self, acc: &Accumulator, side: Color) -> i32 {
+    fn output_body(&self, acc: &Accumulator, side: Color, bucket: usize) -> i32 {
         let us = side.index();
-        let sum = dot_clipped(&acc.v[us], &self.w2[0]) + dot_clipped(&acc.v[1 - us], &self.w2[1]);
-        (sum + self.b2 * QA).div_euclid(QA * QB)
+        let w = &self.w2[bucket];
+        if self.squared {
+            let sum = dot_squared(&acc.v[us], &w[0]) + dot_squared(&acc.v[1 - us], &w[1]);
+            let qa = QA as i64;
+            let exact = sum as i64 * 256 + self.b2[bucket] as i64 * qa * qa;
+            return exact.div_euclid(qa * qa * QB as i64) as i32;
+        }
+        let sum = dot_clipped(&acc.v[us], &w[0]) + dot_clipped(&acc.v[1 - us], &w[1]);
+        (sum + self.b2[bucket] * QA).div_euclid(QA * QB)
     }
 
     /// The file form of this network (see the module documentation).
     pub fn to_bytes(&self, variant: Variant) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(b"SHPN");
-        for x in [FORMAT, variant_code(variant), INPUTS as u32, HIDDEN as u32] {
+        for x in [
+            FORMAT,
+            variant_code(variant),
+            INPUTS as u32,
+            HIDDEN as u32,
+            self.w2.len() as u32,
+            self.squared as u32,
+        ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
         let rows = (0..INPUTS).map(|i| &self.w1[i / 36][i % 36]);
         for x in rows
             .flatten()
             .chain(&self.b1)
-            .chain(self.w2.iter().flatten())
+            .chain(self.w2.iter().flatten().flatten())
         {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -326,18 +381,20 @@ impl Net {
 
     /// Reads a network file, checking its magic, version, variant, shape and checksum.
     pub fn parse(bytes: &[u8], variant: Variant) -> Result<Net, String> {
-        let header = 20;
-        let want = header + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
-        if bytes.len() < header || &bytes[..4] != b"SHPN" {
+        if bytes.len() < 20 || &bytes[..4] != b"SHPN" {
             return Err("the network file does not start with SHPN".into());
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        if u32_at(4) != FORMAT {
+        let format = u32_at(4);
+        if format != FORMAT && format != 2 {
             return Err(format!(
-                "the network file is format {}, this program reads format {FORMAT}",
-                u32_at(4)
+                "the network file is format {format}, this program reads formats 2 and {FORMAT}"
             ));
+        }
+        let header = if format == 2 { 20 } else { 28 };
+        if bytes.len() < header {
+            return Err("the network file ends within its header".into());
         }
         let v = variant_code(variant);
         if u32_at(8) != v {
@@ -353,9 +410,25 @@ impl Net {
                 u32_at(16)
             ));
         }
+        let (buckets, activation) = if format == 2 {
+            (1, 0)
+        } else {
+            (u32_at(20) as usize, u32_at(24))
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "the network file has {buckets} output buckets, at most {MAX_BUCKETS} are read"
+            ));
+        }
+        if activation > 1 {
+            return Err(format!(
+                "the network file's activation {activation} is unknown (0 clipped, 1 squared)"
+            ));
+        }
+        let want = header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8;
         if bytes.len() != want {
             return Err(format!(
-                "the network file has {} bytes; format {FORMAT} needs {want}",
+                "the network file has {} bytes; its header asks for {want}",
                 bytes.len()
             ));
         }
@@ -377,8 +450,15 @@ impl Net {
             }
         }
         let b1 = std::array::from_fn(|_| i16_next());
-        let w2 = Box::new(std::array::from_fn(|_| std::array::from_fn(|_| i16_next())));
-        let b2 = i32::from_le_bytes(bytes[want - 12..want - 8].try_into().expect("4 bytes"));
+        let w2: Vec<[[i16; HIDDEN]; 2]> = (0..buckets)
+            .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| i16_next())))
+            .collect();
+        let b2 = (0..buckets)
+            .map(|b| {
+                let i = want - 8 - 4 * (buckets - b);
+                i32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"))
+            })
+            .collect();
         if w1
             .iter()
             .flatten()
@@ -393,13 +473,20 @@ impl Net {
         if w2
             .iter()
             .flatten()
+            .flatten()
             .any(|&w| w.unsigned_abs() as i32 > W2_MAX)
         {
             return Err(format!(
                 "the network file has an output weight beyond ±{W2_MAX}"
             ));
         }
-        Ok(Net { w1, b1, w2, b2 })
+        Ok(Net {
+            w1,
+            b1,
+            w2,
+            b2,
+            squared: activation == 1,
+        })
     }
 }
 
@@ -460,7 +547,11 @@ mod tests {
                     acc = fast;
                     assert_eq!(acc, net.refresh(&child));
                     let side = child.side_to_move();
-                    assert_eq!(net.output(&acc, side), net.output_portable(&acc, side));
+                    let bucket = net.bucket(&child);
+                    assert_eq!(
+                        net.output(&acc, &child),
+                        net.output_portable(&acc, side, bucket)
+                    );
                     pos = child;
                 }
             }

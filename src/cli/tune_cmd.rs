@@ -38,14 +38,30 @@ pub struct TuneOptions {
     /// and `--lambda` apply; the rate is in network units, e.g. 0.002).
     #[arg(long)]
     pub net: bool,
+    /// With `--net`: output buckets by the number of pieces on the board (1 to 12).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
+    /// With `--net`: square the clipped units.
+    #[arg(long)]
+    pub squared: bool,
 }
 
 /// Fits the network over the embedded pattern weights.
 fn run_net(opts: &TuneOptions) -> Result<(), String> {
-    use crate::ai::train::net::{self, FloatNet, NetSample};
+    use crate::ai::train::net::{self, FloatNet, NetSample, Shape};
     if opts.data.is_empty() {
         return Err("give --data FILE".into());
     }
+    if !(1..=crate::ai::net::MAX_BUCKETS).contains(&opts.buckets) {
+        return Err(format!(
+            "--buckets must be 1 to {}",
+            crate::ai::net::MAX_BUCKETS
+        ));
+    }
+    let shape = Shape {
+        buckets: opts.buckets,
+        squared: opts.squared,
+    };
     let start = Instant::now();
     let table = crate::ai::pattern::embedded(opts.variant);
     let mut samples = Vec::new();
@@ -93,13 +109,13 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
         valid.len(),
         start.elapsed().as_secs_f64()
     );
-    let mut fnet = FloatNet::new(0x5EED);
+    let mut fnet = FloatNet::new(0x5EED, shape);
     fnet.w2.iter_mut().for_each(|w| *w = 0.0);
     eprintln!(
         "tune: held-out loss of the patterns alone {:.5}",
         net::loss(&fnet, &valid, k)
     );
-    let mut fnet = FloatNet::new(0x5EED);
+    let mut fnet = FloatNet::new(0x5EED, shape);
     let batch = if opts.batch == 0 { 4096 } else { opts.batch };
     net::fit(
         &mut fnet,

@@ -2,7 +2,7 @@
 //! float form, the fit (mini-batch Adam on cross-entropy) and the rounding to the stored
 //! integer form. The engine never imports this module.
 
-use crate::ai::net::{HIDDEN, INPUTS, Net, QA, QB, W1_MAX, W2_MAX, inputs};
+use crate::ai::net::{HIDDEN, INPUTS, Net, QA, QB, W1_MAX, W2_MAX, bucket_of, inputs};
 use crate::ai::shared::{Rng, cross_entropy};
 use crate::rules::Position;
 
@@ -13,14 +13,33 @@ const W1_LIMIT: f32 = W1_MAX as f32 / QA as f32;
 /// Largest output weight in men: what the stored i16 can hold.
 const W2_LIMIT: f32 = W2_MAX as f32 / QB as f32 / OUT;
 
-/// A network in float form, for training: `w1` input-major (`INPUTS * HIDDEN`), `w2` the
-/// side to move's units and then the opponent's (`2 * HIDDEN`).
+/// A network in float form, for training: `w1` input-major (`INPUTS * HIDDEN`), `w2`
+/// bucket by bucket the side to move's units and then the opponent's (`buckets * 2 *
+/// HIDDEN`), `b2` a bias a bucket.
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
+    /// Whether the clipped units are squared.
+    pub squared: bool,
+}
+
+/// The shape of a network to fit: output buckets and activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub buckets: usize,
+    pub squared: bool,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape {
+            buckets: 1,
+            squared: false,
+        }
+    }
 }
 
 /// The first layer's sums of both views.
@@ -31,17 +50,37 @@ struct Hidden {
 
 impl FloatNet {
     /// Small seeded random weights, every unit starting half on.
-    pub fn new(seed: u64) -> FloatNet {
+    pub fn new(seed: u64, shape: Shape) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |r: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r;
         let w1 = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
-        let w2 = (0..2 * HIDDEN).map(|_| uniform(0.02)).collect();
+        let w2 = (0..shape.buckets * 2 * HIDDEN)
+            .map(|_| uniform(0.02))
+            .collect();
         FloatNet {
             w1,
             b1: vec![0.5; HIDDEN],
             w2,
-            b2: 0.0,
+            b2: vec![0.0; shape.buckets],
+            squared: shape.squared,
+        }
+    }
+
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
+    /// A unit's output for its sum `z`, and the slope there.
+    #[inline(always)]
+    fn activate(&self, z: f32) -> (f32, f32) {
+        let c = z.clamp(0.0, 1.0);
+        let inside = z > 0.0 && z < 1.0;
+        if self.squared {
+            (c * c, if inside { 2.0 * c } else { 0.0 })
+        } else {
+            (c, if inside { 1.0 } else { 0.0 })
         }
     }
 
@@ -66,25 +105,28 @@ impl FloatNet {
     /// Output in centi-men.
     pub fn score(&self, s: &Inputs) -> f32 {
         let h = self.hidden(s);
-        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        let b = bucket_of(s.pieces as u32, self.buckets());
+        let (w_us, w_them) = self.w2[b * 2 * HIDDEN..][..2 * HIDDEN].split_at(HIDDEN);
         let dot = |z: &[f32; HIDDEN], w: &[f32]| -> f32 {
-            z.iter().zip(w).map(|(z, w)| w * z.clamp(0.0, 1.0)).sum()
+            z.iter().zip(w).map(|(z, w)| w * self.activate(*z).0).sum()
         };
-        (self.b2 + dot(&h.us, w_us) + dot(&h.them, w_them)) * OUT
+        (self.b2[b] + dot(&h.us, w_us) + dot(&h.them, w_them)) * OUT
     }
 
     /// Adds the gradient of the output for `d` (d loss / d output in centi-men) to `g`.
     fn backward(&self, s: &Inputs, d: f32, g: &mut FloatNet) {
         let h = self.hidden(s);
         let d = d * OUT;
-        g.b2 += d;
+        let b = bucket_of(s.pieces as u32, self.buckets());
+        g.b2[b] += d;
+        let w2 = b * 2 * HIDDEN;
         for (half, (z, active)) in [(&h.us, &s.us), (&h.them, &s.them)].into_iter().enumerate() {
             let mut dz = [0.0f32; HIDDEN];
             for (j, &zj) in z.iter().enumerate() {
-                g.w2[half * HIDDEN + j] += d * zj.clamp(0.0, 1.0);
-                if zj > 0.0 && zj < 1.0 {
-                    dz[j] = d * self.w2[half * HIDDEN + j];
-                }
+                let (a, slope) = self.activate(zj);
+                let k = w2 + half * HIDDEN + j;
+                g.w2[k] += d * a;
+                dz[j] = d * slope * self.w2[k];
             }
             for (b, x) in g.b1.iter_mut().zip(&dz) {
                 *b += x;
@@ -98,12 +140,13 @@ impl FloatNet {
         }
     }
 
-    fn zeros() -> FloatNet {
+    fn zeros(&self) -> FloatNet {
         FloatNet {
             w1: vec![0.0; INPUTS * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
+            w2: vec![0.0; self.w2.len()],
+            b2: vec![0.0; self.buckets()],
+            squared: self.squared,
         }
     }
 
@@ -112,7 +155,7 @@ impl FloatNet {
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
-            .chain(std::iter::once(&mut self.b2))
+            .chain(self.b2.iter_mut())
     }
 
     /// Keeps every weight within what its stored form can hold.
@@ -126,11 +169,13 @@ impl FloatNet {
     }
 }
 
-/// The active inputs of both views of a position: the side to move's and the opponent's.
+/// The active inputs of both views of a position: the side to move's and the opponent's,
+/// and the number of pieces (which picks the output bucket).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inputs {
     pub us: Vec<u8>,
     pub them: Vec<u8>,
+    pub pieces: u8,
 }
 
 /// One training position for the network.
@@ -150,6 +195,7 @@ pub fn active_inputs(pos: &Position) -> Inputs {
     Inputs {
         us: view(us),
         them: view(us.opposite()),
+        pieces: (pos.white | pos.black).count_ones() as u8,
     }
 }
 
@@ -180,9 +226,9 @@ pub fn fit(
     rate: f32,
     report: &mut dyn FnMut(u32, f64, &FloatNet),
 ) {
-    let mut m = FloatNet::zeros();
-    let mut v = FloatNet::zeros();
-    let mut g = FloatNet::zeros();
+    let mut m = net.zeros();
+    let mut v = net.zeros();
+    let mut g = net.zeros();
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..samples.len() as u32).collect();
     let mut rng = Rng::new(0x4E37);
@@ -233,10 +279,17 @@ pub fn quantize(f: &FloatNet) -> Net {
     Net {
         w1,
         b1: std::array::from_fn(|j| q1(f.b1[j])),
-        w2: Box::new(std::array::from_fn(|h| {
-            std::array::from_fn(|j| q2(f.w2[h * HIDDEN + j]))
-        })),
-        b2: (f.b2 * OUT * QB as f32).round() as i32,
+        w2: (0..f.buckets())
+            .map(|b| {
+                std::array::from_fn(|h| std::array::from_fn(|j| q2(f.w2[(2 * b + h) * HIDDEN + j])))
+            })
+            .collect(),
+        b2: f
+            .b2
+            .iter()
+            .map(|b| (b * OUT * QB as f32).round() as i32)
+            .collect(),
+        squared: f.squared,
     }
 }
 
@@ -252,8 +305,15 @@ pub fn to_float(net: &Net) -> FloatNet {
     FloatNet {
         w1,
         b1: net.b1.iter().map(|&x| x as f32 / QA as f32).collect(),
-        w2: net.w2.iter().flatten().map(|&x| out(x as i32)).collect(),
-        b2: out(net.b2),
+        w2: net
+            .w2
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&x| out(x as i32))
+            .collect(),
+        b2: net.b2.iter().map(|&b| out(b)).collect(),
+        squared: net.squared,
     }
 }
 
@@ -276,18 +336,50 @@ mod tests {
         out
     }
 
-    fn loud_net(seed: u64) -> FloatNet {
-        let mut f = FloatNet::new(seed);
+    fn loud_net(seed: u64, shape: Shape) -> FloatNet {
+        let mut f = FloatNet::new(seed, shape);
         f.w2.iter_mut().for_each(|w| *w *= 100.0);
-        f.b2 = 0.3;
+        for (i, b) in f.b2.iter_mut().enumerate() {
+            *b = 0.3 - 0.1 * i as f32;
+        }
         f
     }
 
+    const SHAPES: [Shape; 2] = [
+        Shape {
+            buckets: 1,
+            squared: false,
+        },
+        Shape {
+            buckets: 6,
+            squared: true,
+        },
+    ];
+
     #[test]
     fn network_files_round_trip_and_refuse_damage() {
-        let net = quantize(&loud_net(3));
+        let six = quantize(&loud_net(3, SHAPES[1]));
+        assert_eq!(
+            Net::parse(&six.to_bytes(Variant::Russian), Variant::Russian).unwrap(),
+            six
+        );
+        let net = quantize(&loud_net(3, SHAPES[0]));
         let bytes = net.to_bytes(Variant::Russian);
         assert_eq!(Net::parse(&bytes, Variant::Russian).unwrap(), net);
+        // Format 2 (no bucket and activation fields) is one clipped bucket.
+        let mut two = bytes[..20].to_vec();
+        two[4] = 2;
+        two.extend_from_slice(&bytes[28..bytes.len() - 8]);
+        let sum = crate::ai::shared::fnv1a(&two);
+        two.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(Net::parse(&two, Variant::Russian).unwrap(), net);
+        let mut many = bytes.clone();
+        many[20] = 99;
+        assert!(
+            Net::parse(&many, Variant::Russian)
+                .unwrap_err()
+                .contains("buckets")
+        );
         assert!(
             Net::parse(&bytes, Variant::Giveaway)
                 .unwrap_err()
@@ -307,7 +399,13 @@ mod tests {
 
     #[test]
     fn the_stored_network_computes_what_the_float_one_does() {
-        let f = loud_net(7);
+        for shape in SHAPES {
+            stored_and_float_agree(shape);
+        }
+    }
+
+    fn stored_and_float_agree(shape: Shape) {
+        let f = loud_net(7, shape);
         let net = quantize(&f);
         // The integer arithmetic matches the rounded weights' float arithmetic (up to the
         // final rounding), and rounding moves the score little.
@@ -319,18 +417,18 @@ mod tests {
             let (float, exact) = (f.score(&active), rounded.score(&active));
             spread = spread.max(float.abs());
             let int = net.score(&p) as f32;
-            assert!((exact - int).abs() <= 1.0, "{exact} against {int}");
-            assert!(
-                (float - int).abs() <= 2.0 + float.abs() / 5.0,
-                "{float} against {int}"
-            );
+            // Squared units are summed in steps of 1/256 of a product, rounded.
+            let slack = if shape.squared { 3.0 } else { 1.0 };
+            assert!((exact - int).abs() <= slack, "{exact} against {int}");
+            // The first layer's weights of these networks are rounded by up to 2%.
+            assert!((float - int).abs() <= 20.0, "{float} against {int}");
         }
-        assert!(spread > 20.0, "the test network says something");
+        assert!(spread > 100.0, "the test network says something");
     }
 
     #[test]
     fn a_position_and_its_mirror_score_the_same() {
-        let net = quantize(&loud_net(11));
+        let net = quantize(&loud_net(11, SHAPES[1]));
         for p in sample_positions() {
             let q = Position::from_bitboards(
                 turn(p.black),
@@ -367,7 +465,7 @@ mod tests {
                 target: if us { 1.0 } else { 0.0 },
             });
         }
-        let mut net = FloatNet::new(5);
+        let mut net = FloatNet::new(5, Shape::default());
         let k = 100.0;
         let before = loss(&net, &samples, k);
         let mut epochs = 0;
