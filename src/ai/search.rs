@@ -1,5 +1,6 @@
 //! Iterative deepening PVS over copy-made positions, with a transposition table,
-//! killer and history move ordering, late-move reductions and capture extension:
+//! killer and history move ordering, late-move reductions (logarithmic in depth and
+//! move number) and capture extension:
 //! a position where a capture is due is never a leaf (captures are compulsory, so the
 //! whole forced sequence is the quiescence search).
 
@@ -12,8 +13,8 @@ use super::zobrist;
 use crate::rules::movegen::{KeyList, MAX_MOVES, MoveKey};
 use crate::rules::{Move, Position, Variant};
 use arrayvec::ArrayVec;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Deepest path the search follows (iterations plus capture sequences).
@@ -286,6 +287,22 @@ struct Budget {
     kings_only: u32,
     balance: u32,
     diagonal: bool,
+}
+
+/// The late-move reduction of the `i`-th move searched (from 0) at `depth`:
+/// `0.5 + ln(depth) ln(i + 1) / 2.25`, rounded down, read from a table.
+fn reduction(depth: i32, i: usize) -> i32 {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate() {
+                *r = (0.5 + (d as f64).ln() * ((n + 1) as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    table[depth.clamp(0, 63) as usize][i.min(63)] as i32
 }
 
 fn lost_in(ply: usize, variant: Variant) -> i32 {
@@ -803,7 +820,17 @@ impl Run<'_> {
                 -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
-                let r = if quiet && depth >= 3 && i >= 3 {
+                // Russian: the logarithmic table; поддавки keeps the fixed reductions,
+                // which the table did not beat there (README, Strength history).
+                let r = if !quiet || depth < 3 {
+                    0
+                } else if self.p.variant == Variant::Russian {
+                    if i >= 2 {
+                        (reduction(depth, i) - pv_node as i32).clamp(0, depth - 2)
+                    } else {
+                        0
+                    }
+                } else if i >= 3 {
                     1 + (i >= 6 && depth >= 5) as i32
                 } else {
                     0
