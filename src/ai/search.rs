@@ -820,8 +820,8 @@ impl Run<'_> {
                 -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
-                // Russian: the logarithmic table; поддавки keeps the fixed reductions,
-                // which the table did not beat there (README, Strength history).
+                // Russian: the logarithmic table, gated there; поддавки keeps the fixed
+                // reductions until the table passes a gate of its own.
                 let r = if !quiet || depth < 3 {
                     0
                 } else if self.p.variant == Variant::Russian {
