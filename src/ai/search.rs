@@ -822,15 +822,12 @@ impl Run<'_> {
                 let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
                 // Russian: the logarithmic table, gated there; поддавки keeps the fixed
                 // reductions until the table passes a gate of its own.
+                let russian = self.p.variant == Variant::Russian;
                 let r = if !quiet || depth < 3 {
                     0
-                } else if self.p.variant == Variant::Russian {
-                    if i >= 2 {
-                        (reduction(depth, i) - pv_node as i32).clamp(0, depth - 2)
-                    } else {
-                        0
-                    }
-                } else if i >= 3 {
+                } else if russian && i >= 2 {
+                    (reduction(depth, i) - pv_node as i32).clamp(0, depth - 2)
+                } else if !russian && i >= 3 {
                     1 + (i >= 6 && depth >= 5) as i32
                 } else {
                     0
