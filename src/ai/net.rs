@@ -15,12 +15,18 @@
 //! that is added to the pattern score. The output weights may come in buckets by the
 //! number of pieces on the board (a file of `n` buckets uses bucket `(pieces - 1) * n /
 //! 24`), so that the opening, the middle game and the ending each weigh the same units
-//! their own way. Each variant has its own network.
+//! their own way. A file may add a **hidden layer** (format 4): a few units that each weigh
+//! all the clipped (or squared) units of both views, are clipped to `[0, 1]` in turn and
+//! weighed into the output by the bucket's own weights, beside the first layer's direct
+//! terms. Each variant has its own network.
 //!
 //! **Integers.** A unit is fully on at [`QA`]: first-layer weights and biases are i16 in
 //! 1/[`QA`] (at most [`W1_MAX`], so that 24 rows and the bias never overflow); output
 //! weights are i16 in 1/[`QB`] centi-men for a unit fully on (at most [`W2_MAX`], so that
-//! the 512 products never overflow an i32), the bias i32 in 1/[`QB`] centi-men. The row
+//! the 512 products never overflow an i32), the bias i32 in 1/[`QB`] centi-men. The hidden
+//! layer reads each activation in steps of 1/[`QA`]; its weights are i16 in 1/[`QH`] (at
+//! most [`W3_MAX`]), its biases i32 in 1/([`QA`] * [`QH`]), and its units, rounded to
+//! 1/[`QA`], are weighed like the first layer's. The row
 //! additions and the output's products run with AVX2 where the processor has it (detected
 //! at run time; `SHASHKI_SIMD=portable` forces the portable code, which the compiler
 //! vectorises for the baseline instruction set), with identical results.
@@ -28,12 +34,15 @@
 //! **File** (`assets/eval/*.net`, embedded in the binary), little-endian: magic `SHPN`,
 //! format version (u32), variant (u32: 0 Russian, 1 поддавки), inputs (u32), hidden units a
 //! view (u32), output buckets (u32, 1 to [`MAX_BUCKETS`]), activation (u32: 0 clipped, 1
-//! clipped and squared), then the first layer's weights (input by input, [`HIDDEN`] i16
-//! each), its biases ([`HIDDEN`] i16), each bucket's output weights (the side to move's
-//! [`HIDDEN`] i16, then the opponent's), each bucket's output bias (i32), and an FNV-1a 64
-//! checksum of everything before it (u64). Format 2, the same without the bucket and
-//! activation fields (one bucket, clipped), is read as well. A file that does not match is
-//! refused with the reason.
+//! clipped and squared), units of the hidden layer (u32, 0 to [`MAX_HIDDEN2`]), then the
+//! first layer's weights (input by input, [`HIDDEN`] i16 each), its biases ([`HIDDEN`]
+//! i16), each bucket's output weights (the side to move's [`HIDDEN`] i16, then the
+//! opponent's), each hidden unit's weights (laid out the same way), each bucket's weights
+//! of the hidden units (i16 each), each bucket's output bias (i32), each hidden unit's bias
+//! (i32), and an FNV-1a 64 checksum of everything before it (u64). Format 3, the same
+//! without the hidden layer's field and weights, and format 2, also without the bucket and
+//! activation fields (one bucket, clipped), are read as well. A file that does not match
+//! is refused with the reason.
 
 use super::shared::{fnv1a, turn, variant_code};
 use crate::rules::bitboard::Bits;
@@ -51,10 +60,21 @@ pub const QA: i32 = 255;
 /// Output weights are stored in 1/QB centi-men.
 pub const QB: i32 = 16;
 /// Version of the network file format (1: the 32-unit network of the side to move alone,
-/// computed afresh at every position; 2: one bucket, clipped units, no fields for them).
-pub const FORMAT: u32 = 3;
+/// computed afresh at every position; 2: one bucket, clipped units, no fields for them; 3:
+/// buckets and activation, no hidden layer).
+pub const FORMAT: u32 = 4;
 /// Most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 12;
+/// Most units the hidden layer may have.
+pub const MAX_HIDDEN2: usize = 64;
+/// Hidden-layer weights are stored in 1/QH of a unit.
+pub const QH: i32 = 1024;
+/// Largest stored hidden-layer weight: the 2 * HIDDEN products of an activation (at most
+/// QA) never overflow an i32.
+pub(crate) const W3_MAX: i32 = 8191;
+/// Largest stored hidden-layer bias (16 units fully on), so that a unit's sum stays in an
+/// i32.
+pub(crate) const B3_MAX: u32 = 16 * (QA * QH) as u32;
 
 /// The output bucket of a position with `pieces` pieces, of `buckets`.
 #[inline(always)]
@@ -195,6 +215,35 @@ pub struct Net {
     pub(crate) b2: Vec<i32>,
     /// Whether the clipped units are squared.
     pub(crate) squared: bool,
+    /// The hidden layer (format 4; empty without one): each unit's weights over the side to
+    /// move's activations and then the opponent's, in 1/[`QH`].
+    pub(crate) w3: Vec<[[i16; HIDDEN]; 2]>,
+    /// Each hidden unit's bias, in 1/([`QA`] * [`QH`]).
+    pub(crate) b3: Vec<i32>,
+    /// Each bucket's weights of the hidden units (clipped to `[0, 1]`), in 1/[`QB`]
+    /// centi-men for a unit fully on.
+    pub(crate) w4: Vec<Vec<i16>>,
+}
+
+/// A first-layer unit's activation as the hidden layer reads it: clipped (and squared,
+/// where the file says so) to `0..=QA`.
+#[inline(always)]
+fn activation(z: i16, squared: bool) -> i16 {
+    let c = z.clamp(0, QA as i16) as i32;
+    if squared {
+        ((c * c + QA / 2) / QA) as i16
+    } else {
+        c as i16
+    }
+}
+
+#[inline(always)]
+fn dot16(a: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (x, y) in a.iter().zip(w) {
+        sum += *x as i32 * *y as i32;
+    }
+    sum
 }
 
 impl Net {
@@ -339,28 +388,58 @@ impl Net {
     fn output_body(&self, acc: &Accumulator, side: Color, bucket: usize) -> i32 {
         let us = side.index();
         let w = &self.w2[bucket];
+        let hidden = self.hidden_sum(acc, us, bucket);
         if self.squared {
             let sum = dot_squared(&acc.v[us], &w[0]) + dot_squared(&acc.v[1 - us], &w[1]);
             let qa = QA as i64;
-            let exact = sum as i64 * 256 + self.b2[bucket] as i64 * qa * qa;
+            let exact = sum as i64 * 256 + (self.b2[bucket] as i64 * qa + hidden) * qa;
             return exact.div_euclid(qa * qa * QB as i64) as i32;
         }
         let sum = dot_clipped(&acc.v[us], &w[0]) + dot_clipped(&acc.v[1 - us], &w[1]);
-        (sum + self.b2[bucket] * QA).div_euclid(QA * QB)
+        (sum as i64 + self.b2[bucket] as i64 * QA as i64 + hidden).div_euclid((QA * QB) as i64)
+            as i32
     }
 
-    /// The file form of this network (see the module documentation).
+    /// The hidden layer's part of the output, in 1/([`QA`] * [`QB`]) centi-men (0 without
+    /// one): each unit sums the activations of both views, is clipped to `[0, 1]` (in
+    /// steps of 1/[`QA`]) and weighed by the bucket's weight.
+    #[inline(always)]
+    fn hidden_sum(&self, acc: &Accumulator, us: usize, bucket: usize) -> i64 {
+        if self.w3.is_empty() {
+            return 0;
+        }
+        let sq = self.squared;
+        let a: [[i16; HIDDEN]; 2] = [
+            acc.v[us].map(|z| activation(z, sq)),
+            acc.v[1 - us].map(|z| activation(z, sq)),
+        ];
+        let mut out = 0i64;
+        for ((w, b), w4) in self.w3.iter().zip(&self.b3).zip(&self.w4[bucket]) {
+            let h = dot16(&a[0], &w[0]) + dot16(&a[1], &w[1]) + b;
+            let c = (h.clamp(0, QA * QH) + QH / 2) / QH;
+            out += c as i64 * *w4 as i64;
+        }
+        out
+    }
+
+    /// The file form of this network (see the module documentation): format 3 without a
+    /// hidden layer, so that such a network's file is the same as before format 4.
     pub fn to_bytes(&self, variant: Variant) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(b"SHPN");
-        for x in [
-            FORMAT,
+        let format = if self.w3.is_empty() { 3 } else { FORMAT };
+        let mut header = vec![
+            format,
             variant_code(variant),
             INPUTS as u32,
             HIDDEN as u32,
             self.w2.len() as u32,
             self.squared as u32,
-        ] {
+        ];
+        if format >= 4 {
+            header.push(self.w3.len() as u32);
+        }
+        for x in header {
             out.extend_from_slice(&x.to_le_bytes());
         }
         let rows = (0..INPUTS).map(|i| &self.w1[i / 36][i % 36]);
@@ -368,10 +447,12 @@ impl Net {
             .flatten()
             .chain(&self.b1)
             .chain(self.w2.iter().flatten().flatten())
+            .chain(self.w3.iter().flatten().flatten())
+            .chain(self.w4.iter().flatten())
         {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for b in &self.b2 {
+        for b in self.b2.iter().chain(&self.b3) {
             out.extend_from_slice(&b.to_le_bytes());
         }
         let sum = fnv1a(&out);
@@ -387,12 +468,16 @@ impl Net {
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let format = u32_at(4);
-        if format != FORMAT && format != 2 {
+        if !(2..=FORMAT).contains(&format) {
             return Err(format!(
-                "the network file is format {format}, this program reads formats 2 and {FORMAT}"
+                "the network file is format {format}, this program reads formats 2 to {FORMAT}"
             ));
         }
-        let header = if format == 2 { 20 } else { 28 };
+        let header = match format {
+            2 => 20,
+            3 => 28,
+            _ => 32,
+        };
         if bytes.len() < header {
             return Err("the network file ends within its header".into());
         }
@@ -415,6 +500,7 @@ impl Net {
         } else {
             (u32_at(20) as usize, u32_at(24))
         };
+        let hidden2 = if format >= 4 { u32_at(28) as usize } else { 0 };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "the network file has {buckets} output buckets, at most {MAX_BUCKETS} are read"
@@ -425,7 +511,13 @@ impl Net {
                 "the network file's activation {activation} is unknown (0 clipped, 1 squared)"
             ));
         }
-        let want = header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8;
+        if hidden2 > MAX_HIDDEN2 {
+            return Err(format!(
+                "the network file has {hidden2} hidden units, at most {MAX_HIDDEN2} are read"
+            ));
+        }
+        let i16s = INPUTS * HIDDEN + HIDDEN + (buckets + hidden2) * 2 * HIDDEN + buckets * hidden2;
+        let want = header + 2 * i16s + 4 * (buckets + hidden2) + 8;
         if bytes.len() != want {
             return Err(format!(
                 "the network file has {} bytes; its header asks for {want}",
@@ -450,15 +542,23 @@ impl Net {
             }
         }
         let b1 = std::array::from_fn(|_| i16_next());
-        let w2: Vec<[[i16; HIDDEN]; 2]> = (0..buckets)
-            .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| i16_next())))
+        let mut rows = |n: usize| -> Vec<[[i16; HIDDEN]; 2]> {
+            (0..n)
+                .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| i16_next())))
+                .collect()
+        };
+        let w2 = rows(buckets);
+        let w3 = rows(hidden2);
+        let w4: Vec<Vec<i16>> = (0..buckets)
+            .map(|_| (0..hidden2).map(|_| i16_next()).collect())
             .collect();
-        let b2 = (0..buckets)
-            .map(|b| {
-                let i = want - 8 - 4 * (buckets - b);
-                i32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"))
-            })
-            .collect();
+        let i32s_at = header + 2 * i16s;
+        let i32_at = |i: usize| {
+            let i = i32s_at + 4 * i;
+            i32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"))
+        };
+        let b2 = (0..buckets).map(i32_at).collect();
+        let b3: Vec<i32> = (buckets..buckets + hidden2).map(i32_at).collect();
         if w1
             .iter()
             .flatten()
@@ -474,10 +574,22 @@ impl Net {
             .iter()
             .flatten()
             .flatten()
+            .chain(w4.iter().flatten())
             .any(|&w| w.unsigned_abs() as i32 > W2_MAX)
         {
             return Err(format!(
                 "the network file has an output weight beyond ±{W2_MAX}"
+            ));
+        }
+        if w3
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|&w| w.unsigned_abs() as i32 > W3_MAX)
+            || b3.iter().any(|b| b.unsigned_abs() > B3_MAX)
+        {
+            return Err(format!(
+                "the network file has a hidden-layer weight beyond ±{W3_MAX} or a bias beyond ±{B3_MAX}"
             ));
         }
         Ok(Net {
@@ -486,6 +598,9 @@ impl Net {
             w2,
             b2,
             squared: activation == 1,
+            w3,
+            b3,
+            w4,
         })
     }
 }
@@ -519,6 +634,17 @@ mod tests {
         for v in [Variant::Russian, Variant::Giveaway] {
             let net = embedded(v);
             assert!(positions.iter().any(|p| net.score(p) != 0));
+        }
+    }
+
+    #[test]
+    fn the_embedded_files_are_written_back_byte_for_byte() {
+        // Both shipped files are format 3; writing what was read gives the same bytes.
+        for (v, bytes) in [
+            (Variant::Russian, RUSSIAN_FILE),
+            (Variant::Giveaway, GIVEAWAY_FILE),
+        ] {
+            assert_eq!(embedded(v).to_bytes(v), bytes);
         }
     }
 

@@ -44,6 +44,14 @@ pub struct TuneOptions {
     /// With `--net`: square the clipped units.
     #[arg(long)]
     pub squared: bool,
+    /// With `--net`: a hidden layer of N units between the first layer and the output
+    /// (0: none; at most 64).
+    #[arg(long, default_value_t = 0)]
+    pub hidden2: usize,
+    /// With `--net`: start from this network file instead of small random weights (its
+    /// buckets and activation are kept; `--hidden2` adds a hidden layer where it has none).
+    #[arg(long)]
+    pub from: Option<String>,
 }
 
 /// Fits the network over the embedded pattern weights.
@@ -58,9 +66,29 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
             crate::ai::net::MAX_BUCKETS
         ));
     }
+    if opts.hidden2 > crate::ai::net::MAX_HIDDEN2 {
+        return Err(format!(
+            "--hidden2 must be 0 to {}",
+            crate::ai::net::MAX_HIDDEN2
+        ));
+    }
     let shape = Shape {
         buckets: opts.buckets,
         squared: opts.squared,
+        hidden2: opts.hidden2,
+    };
+    let start_net = match &opts.from {
+        None => FloatNet::new(0x5EED, shape),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let stored = crate::ai::net::Net::parse(&bytes, opts.variant)
+                .map_err(|e| format!("{path}: {e}"))?;
+            let mut f = net::to_float(&stored);
+            if f.hidden2() == 0 && opts.hidden2 > 0 {
+                f.add_hidden(opts.hidden2, 0x5EED);
+            }
+            f
+        }
     };
     let start = Instant::now();
     let table = crate::ai::pattern::embedded(opts.variant);
@@ -115,7 +143,13 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
         "tune: held-out loss of the patterns alone {:.5}",
         net::loss(&fnet, &valid, k)
     );
-    let mut fnet = FloatNet::new(0x5EED, shape);
+    let mut fnet = start_net;
+    if opts.from.is_some() {
+        eprintln!(
+            "tune: held-out loss of the starting network {:.5}",
+            net::loss(&fnet, &valid, k)
+        );
+    }
     let batch = if opts.batch == 0 { 4096 } else { opts.batch };
     net::fit(
         &mut fnet,

@@ -2,7 +2,9 @@
 //! float form, the fit (mini-batch Adam on cross-entropy) and the rounding to the stored
 //! integer form. The engine never imports this module.
 
-use crate::ai::net::{HIDDEN, INPUTS, Net, QA, QB, W1_MAX, W2_MAX, bucket_of, inputs};
+use crate::ai::net::{
+    B3_MAX, HIDDEN, INPUTS, Net, QA, QB, QH, W1_MAX, W2_MAX, W3_MAX, bucket_of, inputs,
+};
 use crate::ai::shared::{Rng, cross_entropy};
 use crate::rules::Position;
 
@@ -12,10 +14,15 @@ pub const OUT: f32 = 100.0;
 const W1_LIMIT: f32 = W1_MAX as f32 / QA as f32;
 /// Largest output weight in men: what the stored i16 can hold.
 const W2_LIMIT: f32 = W2_MAX as f32 / QB as f32 / OUT;
+/// Largest hidden-layer weight and bias in units: what the stored forms can hold.
+const W3_LIMIT: f32 = W3_MAX as f32 / QH as f32;
+const B3_LIMIT: f32 = B3_MAX as f32 / (QA * QH) as f32;
 
 /// A network in float form, for training: `w1` input-major (`INPUTS * HIDDEN`), `w2`
 /// bucket by bucket the side to move's units and then the opponent's (`buckets * 2 *
-/// HIDDEN`), `b2` a bias a bucket.
+/// HIDDEN`), `b2` a bias a bucket; the hidden layer (none where `b3` is empty): `w3` unit
+/// by unit over the same `2 * HIDDEN` activations, `b3` a bias a unit, `w4` bucket by
+/// bucket a weight a unit (in men).
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     pub w1: Vec<f32>,
@@ -24,13 +31,18 @@ pub struct FloatNet {
     pub b2: Vec<f32>,
     /// Whether the clipped units are squared.
     pub squared: bool,
+    pub w3: Vec<f32>,
+    pub b3: Vec<f32>,
+    pub w4: Vec<f32>,
 }
 
-/// The shape of a network to fit: output buckets and activation.
+/// The shape of a network to fit: output buckets, activation and hidden units (0: the
+/// first layer's units go straight to the output).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub buckets: usize,
     pub squared: bool,
+    pub hidden2: usize,
 }
 
 impl Default for Shape {
@@ -38,6 +50,7 @@ impl Default for Shape {
         Shape {
             buckets: 1,
             squared: false,
+            hidden2: 0,
         }
     }
 }
@@ -58,13 +71,35 @@ impl FloatNet {
         let w2 = (0..shape.buckets * 2 * HIDDEN)
             .map(|_| uniform(0.02))
             .collect();
-        FloatNet {
+        let mut net = FloatNet {
             w1,
             b1: vec![0.5; HIDDEN],
             w2,
             b2: vec![0.0; shape.buckets],
             squared: shape.squared,
-        }
+            w3: Vec::new(),
+            b3: Vec::new(),
+            w4: Vec::new(),
+        };
+        net.add_hidden(shape.hidden2, seed ^ 0x4D1D);
+        net
+    }
+
+    /// Gives a network without a hidden layer one of `n` units (small seeded weights, each
+    /// unit half on, weighed 0 at the output, so the network's output is unchanged).
+    pub fn add_hidden(&mut self, n: usize, seed: u64) {
+        let mut rng = Rng::new(seed);
+        let r = 0.05f32;
+        self.w3 = (0..n * 2 * HIDDEN)
+            .map(|_| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r)
+            .collect();
+        self.b3 = vec![0.5; n];
+        self.w4 = vec![0.0; self.buckets() * n];
+    }
+
+    /// The number of hidden units.
+    pub fn hidden2(&self) -> usize {
+        self.b3.len()
     }
 
     /// The number of output buckets.
@@ -102,31 +137,80 @@ impl FloatNet {
         }
     }
 
+    /// The activations of both views (the side to move's, then the opponent's) and their
+    /// slopes.
+    fn activations(&self, h: &Hidden) -> ([f32; 2 * HIDDEN], [f32; 2 * HIDDEN]) {
+        let mut a = [0.0f32; 2 * HIDDEN];
+        let mut slope = [0.0f32; 2 * HIDDEN];
+        for (j, z) in h.us.iter().chain(&h.them).enumerate() {
+            (a[j], slope[j]) = self.activate(*z);
+        }
+        (a, slope)
+    }
+
+    /// The hidden units' sums.
+    fn hidden2_sums(&self, a: &[f32; 2 * HIDDEN]) -> Vec<f32> {
+        self.b3
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                let w = &self.w3[k * 2 * HIDDEN..][..2 * HIDDEN];
+                b + w.iter().zip(a).map(|(w, a)| w * a).sum::<f32>()
+            })
+            .collect()
+    }
+
     /// Output in centi-men.
     pub fn score(&self, s: &Inputs) -> f32 {
-        let h = self.hidden(s);
+        let (a, _) = self.activations(&self.hidden(s));
         let b = bucket_of(s.pieces as u32, self.buckets());
-        let (w_us, w_them) = self.w2[b * 2 * HIDDEN..][..2 * HIDDEN].split_at(HIDDEN);
-        let dot = |z: &[f32; HIDDEN], w: &[f32]| -> f32 {
-            z.iter().zip(w).map(|(z, w)| w * self.activate(*z).0).sum()
-        };
-        (self.b2[b] + dot(&h.us, w_us) + dot(&h.them, w_them)) * OUT
+        let w2 = &self.w2[b * 2 * HIDDEN..][..2 * HIDDEN];
+        let mut out = self.b2[b] + w2.iter().zip(&a).map(|(w, a)| w * a).sum::<f32>();
+        if self.hidden2() > 0 {
+            let w4 = &self.w4[b * self.hidden2()..][..self.hidden2()];
+            out += self
+                .hidden2_sums(&a)
+                .iter()
+                .zip(w4)
+                .map(|(h, w)| w * h.clamp(0.0, 1.0))
+                .sum::<f32>();
+        }
+        out * OUT
     }
 
     /// Adds the gradient of the output for `d` (d loss / d output in centi-men) to `g`.
     fn backward(&self, s: &Inputs, d: f32, g: &mut FloatNet) {
-        let h = self.hidden(s);
+        let (a, slope) = self.activations(&self.hidden(s));
         let d = d * OUT;
         let b = bucket_of(s.pieces as u32, self.buckets());
         g.b2[b] += d;
         let w2 = b * 2 * HIDDEN;
-        for (half, (z, active)) in [(&h.us, &s.us), (&h.them, &s.them)].into_iter().enumerate() {
+        // d loss / d activation, from the output and from the hidden units.
+        let mut da: [f32; 2 * HIDDEN] = std::array::from_fn(|j| d * self.w2[w2 + j]);
+        for (g, a) in g.w2[w2..][..2 * HIDDEN].iter_mut().zip(&a) {
+            *g += d * a;
+        }
+        let n2 = self.hidden2();
+        if n2 > 0 {
+            for (k, hk) in self.hidden2_sums(&a).into_iter().enumerate() {
+                g.w4[b * n2 + k] += d * hk.clamp(0.0, 1.0);
+                if hk <= 0.0 || hk >= 1.0 {
+                    continue;
+                }
+                let dh = d * self.w4[b * n2 + k];
+                g.b3[k] += dh;
+                let w = &self.w3[k * 2 * HIDDEN..][..2 * HIDDEN];
+                let gw = &mut g.w3[k * 2 * HIDDEN..][..2 * HIDDEN];
+                for j in 0..2 * HIDDEN {
+                    gw[j] += dh * a[j];
+                    da[j] += dh * w[j];
+                }
+            }
+        }
+        for (half, active) in [&s.us, &s.them].into_iter().enumerate() {
             let mut dz = [0.0f32; HIDDEN];
-            for (j, &zj) in z.iter().enumerate() {
-                let (a, slope) = self.activate(zj);
-                let k = w2 + half * HIDDEN + j;
-                g.w2[k] += d * a;
-                dz[j] = d * slope * self.w2[k];
+            for j in 0..HIDDEN {
+                dz[j] = da[half * HIDDEN + j] * slope[half * HIDDEN + j];
             }
             for (b, x) in g.b1.iter_mut().zip(&dz) {
                 *b += x;
@@ -147,6 +231,9 @@ impl FloatNet {
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.buckets()],
             squared: self.squared,
+            w3: vec![0.0; self.w3.len()],
+            b3: vec![0.0; self.b3.len()],
+            w4: vec![0.0; self.w4.len()],
         }
     }
 
@@ -156,6 +243,9 @@ impl FloatNet {
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
             .chain(self.b2.iter_mut())
+            .chain(self.w3.iter_mut())
+            .chain(self.b3.iter_mut())
+            .chain(self.w4.iter_mut())
     }
 
     /// Keeps every weight within what its stored form can hold.
@@ -163,8 +253,14 @@ impl FloatNet {
         for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
             *w = w.clamp(-W1_LIMIT, W1_LIMIT);
         }
-        for w in self.w2.iter_mut() {
+        for w in self.w2.iter_mut().chain(self.w4.iter_mut()) {
             *w = w.clamp(-W2_LIMIT, W2_LIMIT);
+        }
+        for w in self.w3.iter_mut() {
+            *w = w.clamp(-W3_LIMIT, W3_LIMIT);
+        }
+        for b in self.b3.iter_mut() {
+            *b = b.clamp(-B3_LIMIT, B3_LIMIT);
         }
     }
 }
@@ -290,6 +386,31 @@ pub fn quantize(f: &FloatNet) -> Net {
             .map(|b| (b * OUT * QB as f32).round() as i32)
             .collect(),
         squared: f.squared,
+        w3: (0..f.hidden2())
+            .map(|k| {
+                std::array::from_fn(|h| {
+                    std::array::from_fn(|j| {
+                        let w = f.w3[(2 * k + h) * HIDDEN + j] * QH as f32;
+                        (w.round() as i32).clamp(-W3_MAX, W3_MAX) as i16
+                    })
+                })
+            })
+            .collect(),
+        b3: f
+            .b3
+            .iter()
+            .map(|b| {
+                ((b * (QA * QH) as f32).round() as i64).clamp(-(B3_MAX as i64), B3_MAX as i64)
+                    as i32
+            })
+            .collect(),
+        w4: (0..f.buckets())
+            .map(|b| {
+                (0..f.hidden2())
+                    .map(|k| q2(f.w4[b * f.hidden2() + k]))
+                    .collect()
+            })
+            .collect(),
     }
 }
 
@@ -314,6 +435,19 @@ pub fn to_float(net: &Net) -> FloatNet {
             .collect(),
         b2: net.b2.iter().map(|&b| out(b)).collect(),
         squared: net.squared,
+        w3: net
+            .w3
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&x| x as f32 / QH as f32)
+            .collect(),
+        b3: net
+            .b3
+            .iter()
+            .map(|&b| b as f32 / (QA * QH) as f32)
+            .collect(),
+        w4: net.w4.iter().flatten().map(|&x| out(x as i32)).collect(),
     }
 }
 
@@ -339,40 +473,75 @@ mod tests {
     fn loud_net(seed: u64, shape: Shape) -> FloatNet {
         let mut f = FloatNet::new(seed, shape);
         f.w2.iter_mut().for_each(|w| *w *= 100.0);
+        let mut rng = Rng::new(seed);
+        for w in f.w4.iter_mut() {
+            *w = ((rng.next_u64() % 2001) as f32 - 1000.0) / 500.0;
+        }
         for (i, b) in f.b2.iter_mut().enumerate() {
             *b = 0.3 - 0.1 * i as f32;
         }
         f
     }
 
-    const SHAPES: [Shape; 2] = [
+    const SHAPES: [Shape; 4] = [
         Shape {
             buckets: 1,
             squared: false,
+            hidden2: 0,
         },
         Shape {
             buckets: 6,
             squared: true,
+            hidden2: 0,
+        },
+        Shape {
+            buckets: 1,
+            squared: false,
+            hidden2: 8,
+        },
+        Shape {
+            buckets: 4,
+            squared: true,
+            hidden2: 16,
         },
     ];
 
     #[test]
     fn network_files_round_trip_and_refuse_damage() {
-        let six = quantize(&loud_net(3, SHAPES[1]));
-        assert_eq!(
-            Net::parse(&six.to_bytes(Variant::Russian), Variant::Russian).unwrap(),
-            six
-        );
+        for shape in &SHAPES[1..] {
+            let other = quantize(&loud_net(3, *shape));
+            assert_eq!(
+                Net::parse(&other.to_bytes(Variant::Russian), Variant::Russian).unwrap(),
+                other
+            );
+        }
         let net = quantize(&loud_net(3, SHAPES[0]));
         let bytes = net.to_bytes(Variant::Russian);
+        // Without a hidden layer the file is format 3, as before format 4.
+        assert_eq!(bytes[4], 3);
         assert_eq!(Net::parse(&bytes, Variant::Russian).unwrap(), net);
-        // Format 2 (no bucket and activation fields) is one clipped bucket.
+        // Formats 2 (no bucket and activation fields: one clipped bucket) and 4 (with the
+        // field of the hidden layer, here 0 units) are read as well.
         let mut two = bytes[..20].to_vec();
         two[4] = 2;
-        two.extend_from_slice(&bytes[28..bytes.len() - 8]);
-        let sum = crate::ai::shared::fnv1a(&two);
-        two.extend_from_slice(&sum.to_le_bytes());
-        assert_eq!(Net::parse(&two, Variant::Russian).unwrap(), net);
+        let mut four = bytes[..28].to_vec();
+        four[4] = 4;
+        four.extend_from_slice(&0u32.to_le_bytes());
+        for mut old in [two, four] {
+            old.extend_from_slice(&bytes[28..bytes.len() - 8]);
+            let sum = crate::ai::shared::fnv1a(&old);
+            old.extend_from_slice(&sum.to_le_bytes());
+            assert_eq!(Net::parse(&old, Variant::Russian).unwrap(), net);
+        }
+        let hidden = quantize(&loud_net(3, SHAPES[2])).to_bytes(Variant::Russian);
+        assert_eq!(hidden[4], 4);
+        let mut wide = hidden.clone();
+        wide[28] = 65;
+        assert!(
+            Net::parse(&wide, Variant::Russian)
+                .unwrap_err()
+                .contains("hidden units")
+        );
         let mut many = bytes.clone();
         many[20] = 99;
         assert!(
@@ -417,13 +586,61 @@ mod tests {
             let (float, exact) = (f.score(&active), rounded.score(&active));
             spread = spread.max(float.abs());
             let int = net.score(&p) as f32;
-            // Squared units are summed in steps of 1/256 of a product, rounded.
-            let slack = if shape.squared { 3.0 } else { 1.0 };
+            // Squared units are summed in steps of 1/256 of a product, rounded; the hidden
+            // layer reads every activation, and its units, rounded to 1/255.
+            let slack = if shape.squared || shape.hidden2 > 0 {
+                3.0
+            } else {
+                1.0
+            };
             assert!((exact - int).abs() <= slack, "{exact} against {int}");
-            // The first layer's weights of these networks are rounded by up to 2%.
-            assert!((float - int).abs() <= 20.0, "{float} against {int}");
+            // The first layer's weights of these networks are rounded by up to 2%, and a
+            // hidden layer carries that on to its loud output weights.
+            let drift = if shape.hidden2 > 0 { 40.0 } else { 20.0 };
+            assert!((float - int).abs() <= drift, "{float} against {int}");
         }
         assert!(spread > 100.0, "the test network says something");
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        // d score / d weight from `backward`, against the score's change when the weight
+        // moves a little, for weights of every layer of a network with a hidden layer.
+        let shape = SHAPES[3];
+        let net = loud_net(13, shape);
+        let mut moved = [0; 6];
+        for p in sample_positions().iter().step_by(3) {
+            let s = active_inputs(p);
+            let mut g = net.zeros();
+            net.backward(&s, 1.0 / OUT, &mut g);
+            let b = bucket_of(s.pieces as u32, net.buckets());
+            type Field = fn(&mut FloatNet) -> &mut Vec<f32>;
+            let probes: [(Field, usize); 6] = [
+                (|n| &mut n.w1, s.us[0] as usize * HIDDEN + 3),
+                (|n| &mut n.b1, 5),
+                (|n| &mut n.w2, b * 2 * HIDDEN + 7),
+                (|n| &mut n.w3, 2 * 2 * HIDDEN + 11),
+                (|n| &mut n.b3, 4),
+                (|n| &mut n.w4, b * shape.hidden2 + 9),
+            ];
+            for (n, (field, i)) in probes.into_iter().enumerate() {
+                let eps = 1e-3f32;
+                let (mut up, mut down) = (net.clone(), net.clone());
+                field(&mut up)[i] += eps;
+                field(&mut down)[i] -= eps;
+                let numeric = (up.score(&s) - down.score(&s)) / (2.0 * eps) / OUT;
+                let analytic = field(&mut g.clone())[i];
+                assert!(
+                    (numeric - analytic).abs() <= 0.02 * (1.0 + analytic.abs()),
+                    "weight {i}: {analytic} by backward, {numeric} by differences"
+                );
+                moved[n] += (analytic.abs() > 1e-3) as usize;
+            }
+        }
+        assert!(
+            moved.iter().all(|&m| m > 0),
+            "every layer's probe moves: {moved:?}"
+        );
     }
 
     #[test]
