@@ -1,6 +1,6 @@
 //! Iterative deepening PVS over copy-made positions, with a transposition table,
 //! killer and history move ordering, late-move reductions (logarithmic in depth and
-//! move number) and capture extension:
+//! move number), futility pruning near the horizon (Russian) and capture extension:
 //! a position where a capture is due is never a leaf (captures are compulsory, so the
 //! whole forced sequence is the quiescence search).
 
@@ -129,6 +129,11 @@ pub(crate) struct Params<'a> {
 /// Score of a position the tables call won, before the plies to it are taken off: below
 /// every win the search itself proves, above every evaluation.
 pub const TB_WIN: i32 = WIN_BOUND - 200;
+
+/// Futility pruning (Russian) applies this many plies from the horizon and closer...
+const FUTILITY_DEPTH: i32 = 2;
+/// ...to quiet moves whose node evaluates this many centi-men a ply below alpha.
+const FUTILITY_MARGIN: i32 = 80;
 
 /// Least remaining depth at which a parallel search defers a move that another thread
 /// is searching.
@@ -778,6 +783,9 @@ impl Run<'_> {
         let killers = self.s.killers[ply];
         let defer = self.p.parallel && depth >= DEFER_DEPTH;
         let mut deferred = ArrayVec::<u8, MAX_MOVES>::new();
+        let futile =
+            !pv_node && !capture && depth <= FUTILITY_DEPTH && self.p.variant == Variant::Russian;
+        let mut static_eval: Option<i32> = None;
         let (mut next, mut next_deferred) = (0, 0);
         // `i` counts the moves searched so far (the late-move reduction depends on it).
         for i in 0..order.len() {
@@ -809,6 +817,21 @@ impl Run<'_> {
                 break (deferred[next_deferred - 1] as usize, None);
             };
             let mv = &moves[index];
+            // Futility (Russian): outside the principal variation, a ply or two from the
+            // horizon and with no capture due, a quiet move is not searched when the
+            // static evaluation is far enough below alpha that one quiet move is not
+            // expected to lift it there.
+            if futile
+                && i > 0
+                && !mv.promotes
+                && best > -WIN_BOUND
+                && !killers.contains(&move_id(mv))
+            {
+                let e = *static_eval.get_or_insert_with(|| self.leaf(pos, key, ply));
+                if e + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
             let (child, ck) = made.unwrap_or_else(|| {
                 let child = pos.play_key(mv);
                 (child, zobrist::update(key, pos, &child))
