@@ -787,7 +787,8 @@ impl Run<'_> {
             !pv_node && !capture && depth <= FUTILITY_DEPTH && self.p.variant == Variant::Russian;
         let mut static_eval: Option<i32> = None;
         let (mut next, mut next_deferred) = (0, 0);
-        // `i` counts the moves searched so far (the late-move reduction depends on it).
+        // `i` counts the moves taken so far, searched or pruned (the late-move reduction
+        // depends on it).
         for i in 0..order.len() {
             // The move, with its child position and key when the deferral made them.
             let (index, made) = loop {
@@ -817,16 +818,12 @@ impl Run<'_> {
                 break (deferred[next_deferred - 1] as usize, None);
             };
             let mv = &moves[index];
+            let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
             // Futility (Russian): outside the principal variation, a ply or two from the
             // horizon and with no capture due, a quiet move is not searched when the
             // static evaluation is far enough below alpha that one quiet move is not
             // expected to lift it there.
-            if futile
-                && i > 0
-                && !mv.promotes
-                && best > -WIN_BOUND
-                && !killers.contains(&move_id(mv))
-            {
+            if futile && quiet && i > 0 && best > -WIN_BOUND {
                 let e = *static_eval.get_or_insert_with(|| self.leaf(pos, key, ply));
                 if e + FUTILITY_MARGIN * depth <= alpha {
                     continue;
@@ -842,7 +839,6 @@ impl Run<'_> {
             let s = if i == 0 {
                 -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
                 // Russian: the logarithmic table, gated there; поддавки keeps the fixed
                 // reductions until the table passes a gate of its own.
                 let russian = self.p.variant == Variant::Russian;
