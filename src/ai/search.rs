@@ -1,6 +1,7 @@
 //! Iterative deepening PVS over copy-made positions, with a transposition table,
 //! killer and history move ordering, late-move reductions (logarithmic in depth and
-//! move number), futility pruning near the horizon (Russian) and capture extension:
+//! move number), futility pruning near the horizon and a shallow verification cut
+//! (both Russian) and capture extension:
 //! a position where a capture is due is never a leaf (captures are compulsory, so the
 //! whole forced sequence is the quiescence search).
 
@@ -135,6 +136,13 @@ const FUTILITY_DEPTH: i32 = 2;
 /// ...to quiet moves whose node evaluates this many centi-men a ply below alpha.
 const FUTILITY_MARGIN: i32 = 80;
 
+/// The shallow verification cut (Russian) applies from this remaining depth...
+const VERIFY_DEPTH: i32 = 3;
+/// ...searching the node again at this percentage of its depth...
+const VERIFY_PERCENT: i32 = 40;
+/// ...against beta raised by this many centi-men a ply of the full depth.
+const VERIFY_MARGIN: i32 = 10;
+
 /// Least remaining depth at which a parallel search defers a move that another thread
 /// is searching.
 const DEFER_DEPTH: i32 = 3;
@@ -241,6 +249,7 @@ impl Searcher {
             path: vec![*pos; MAX_PLY + 1],
             accs: Vec::new(),
             acc_made: vec![false; MAX_PLY + 1],
+            verifying: false,
         };
         if let Some(net) = run.net {
             run.accs = vec![net.refresh(pos); MAX_PLY + 1];
@@ -284,6 +293,8 @@ struct Run<'a> {
     path: Vec<Position>,
     accs: Vec<Accumulator>,
     acc_made: Vec<bool>,
+    /// Set while a shallow verification search runs, so that none nests inside it.
+    verifying: bool,
 }
 
 /// Plies left before 7.2.5 and before a balance rule draw, and the 7.2.7 flag.
@@ -768,6 +779,34 @@ impl Run<'_> {
                     Bound::Upper if s <= alpha => return s,
                     _ => {}
                 }
+            }
+        }
+        // Shallow verification (Russian): outside the principal variation, a null-window
+        // search of this node at a fraction of the depth that clears beta by a margin
+        // growing with the depth cuts the node; its score less the margin is returned.
+        if !pv_node
+            && !self.verifying
+            && depth >= VERIFY_DEPTH
+            && self.p.variant == Variant::Russian
+            && beta.abs() < WIN_BOUND
+        {
+            let margin = VERIFY_MARGIN * depth;
+            let raised = beta + margin;
+            self.verifying = true;
+            let s = self.search(
+                pos,
+                key,
+                depth * VERIFY_PERCENT / 100,
+                raised - 1,
+                raised,
+                ply,
+            );
+            self.verifying = false;
+            if self.aborted {
+                return 0;
+            }
+            if s >= raised {
+                return s - margin;
             }
         }
         let mut moves = KeyList::new();
