@@ -269,7 +269,11 @@ impl Ai {
     ) -> (SearchResult, Vec<RootScore>) {
         let weights = self.weights.clone();
         let tb = self.tablebase(game.variant());
-        let params = self.params(game, limits, &weights, tb.as_deref(), 0, spread.max(0));
+        // Puzzles and the book need every root move's score exact: no speculative cut.
+        let params = Params {
+            verify: false,
+            ..self.params(game, limits, &weights, tb.as_deref(), 0, spread.max(0))
+        };
         let (result, root) = self.run(game, &params, stop, &mut |_| {});
         let scores = root
             .iter()
@@ -319,6 +323,7 @@ impl Ai {
             parallel: !self.helpers.is_empty(),
             tablebase: tablebase.filter(|t| t.variant() == game.variant()),
             contempt: self.contempt,
+            verify: true,
         }
     }
 

@@ -125,6 +125,9 @@ pub(crate) struct Params<'a> {
     /// for both sides). A positive value makes the engine play on in a level position
     /// against a weaker opponent instead of steering into a draw.
     pub contempt: i32,
+    /// The shallow verification cut applies (Russian). Off where every root move's score
+    /// must be exact: the puzzles' check and the book's build.
+    pub verify: bool,
 }
 
 /// Score of a position the tables call won, before the plies to it are taken off: below
@@ -785,6 +788,7 @@ impl Run<'_> {
         // search of this node at a fraction of the depth that clears beta by a margin
         // growing with the depth cuts the node; its score less the margin is returned.
         if !pv_node
+            && self.p.verify
             && !self.verifying
             && depth >= VERIFY_DEPTH
             && self.p.variant == Variant::Russian
