@@ -818,6 +818,14 @@ impl Run<'_> {
         if moves.is_empty() {
             return lost_in(ply, self.p.variant);
         }
+        // поддавки: a forced reply (the only legal move) costs no depth, so the chains of
+        // forced captures that decide that game are seen to their end. Only above the
+        // horizon (a capture due there is searched anyway) and within half the path.
+        // Russian draughts measured no gain from it and keeps every ply.
+        let ext = (self.p.variant == Variant::Giveaway
+            && moves.len() == 1
+            && depth > 0
+            && ply < MAX_PLY / 2) as i32;
         let mut order = self.order(pos, &moves, tt_move, ply);
         let side = pos.side_to_move().index();
         let original_alpha = alpha;
@@ -880,7 +888,7 @@ impl Run<'_> {
             self.push(pos, mv, ck);
             let entered = defer && self.s.tt.enter(ck);
             let s = if i == 0 {
-                -self.search(&child, ck, depth - 1, -beta, -alpha, ply + 1)
+                -self.search(&child, ck, depth - 1 + ext, -beta, -alpha, ply + 1)
             } else {
                 // Russian: the logarithmic table, gated there; поддавки keeps the fixed
                 // reductions until the table passes a gate of its own.

@@ -61,6 +61,21 @@ fn russian_shot_wins_material() {
 }
 
 #[test]
+fn a_forced_reply_costs_no_depth_in_giveaway() {
+    // Six plies: b2-c3 b4:d2 d6-c7 d8:b6 d4-c5 b6:d4, and White has given every man away;
+    // each Black capture is the only legal move. A search three plies deep proves it only
+    // because the forced replies do not count.
+    let (mv, score) = best(Variant::Giveaway, "W:Wd6,d4,b2:Bf8,d8,b4", 3);
+    assert_eq!(mv, "b2-c3");
+    assert_eq!(score, ai::WIN - 6);
+    // Russian draughts counts every ply: the five-ply win d4:b6 f6:h4 c7-b8 h4-g3 b8:h2
+    // needs four plies of depth, not three.
+    let fen = "W:Wd4,c7,g5,a7:Bc5,f6";
+    assert!(best(Variant::Russian, fen, 3).1 < ai::WIN - 100);
+    assert_eq!(best(Variant::Russian, fen, 4).1, ai::WIN - 5);
+}
+
+#[test]
 fn giveaway_forced_wins_are_found() {
     // Positions where White forces the loss of every white piece or a block; the move
     // chosen must be a forced win, which a search of the position after it confirms.
