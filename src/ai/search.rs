@@ -150,6 +150,11 @@ const VERIFY_MARGIN: i32 = 10;
 /// is searching.
 const DEFER_DEPTH: i32 = 3;
 
+/// The singular extension (поддавки) from this depth on...
+const SINGULAR_DEPTH: i32 = 6;
+/// ...when every other move stays this far (centi-men) below the table's score.
+const SINGULAR_MARGIN: i32 = 40;
+
 /// The result of iterative deepening.
 pub(crate) struct Outcome {
     pub root: Vec<RootMove>,
@@ -253,6 +258,7 @@ impl Searcher {
             accs: Vec::new(),
             acc_made: vec![false; MAX_PLY + 1],
             verifying: false,
+            excluded: vec![None; MAX_PLY + 1],
         };
         if let Some(net) = run.net {
             run.accs = vec![net.refresh(pos); MAX_PLY + 1];
@@ -298,6 +304,8 @@ struct Run<'a> {
     acc_made: Vec<bool>,
     /// Set while a shallow verification search runs, so that none nests inside it.
     verifying: bool,
+    /// The move a singular-extension test leaves out at each ply.
+    excluded: Vec<Option<u16>>,
 }
 
 /// Plies left before 7.2.5 and before a balance rule draw, and the 7.2.7 flag.
@@ -772,9 +780,12 @@ impl Run<'_> {
         }
         let pv_node = beta - alpha > 1;
         let mut tt_move = None;
+        let excluded = self.excluded[ply];
+        let mut tt_hit = None;
         if let Some(h) = self.s.tt.probe(key) {
             tt_move = h.mv;
-            if !pv_node && h.depth >= depth {
+            tt_hit = Some((from_tt(h.score, ply), h.depth, h.bound));
+            if !pv_node && h.depth >= depth && excluded.is_none() {
                 let s = from_tt(h.score, ply);
                 match h.bound {
                     Bound::Exact => return s,
@@ -788,6 +799,7 @@ impl Run<'_> {
         // search of this node at a fraction of the depth that clears beta by a margin
         // growing with the depth cuts the node; its score less the margin is returned.
         if !pv_node
+            && excluded.is_none()
             && self.p.verify
             && !self.verifying
             && depth >= VERIFY_DEPTH
@@ -826,6 +838,34 @@ impl Run<'_> {
             && moves.len() == 1
             && depth > 0
             && ply < MAX_PLY / 2) as i32;
+        // Singular extension (поддавки): when the table holds a lower bound or an exact
+        // score for this node's move from a search at most 3 plies shallower, the node is
+        // searched without that move at half the depth, against a null window a margin
+        // below that score; if every other move stays below it, the move is the only good
+        // one, as near-forced as a forced reply, and it is searched one ply deeper.
+        let mut singular = 0;
+        if self.p.variant == Variant::Giveaway
+            && ext == 0
+            && excluded.is_none()
+            && depth >= SINGULAR_DEPTH
+            && ply < MAX_PLY / 2
+            && moves.len() > 1
+            && let (Some(m), Some((ts, td, tb))) = (tt_move, tt_hit)
+            && td >= depth - 3
+            && tb != Bound::Upper
+            && ts.abs() < WIN_BOUND
+        {
+            let sb = ts - SINGULAR_MARGIN;
+            self.excluded[ply] = Some(m);
+            let s = self.search(pos, key, (depth - 1) / 2, sb - 1, sb, ply);
+            self.excluded[ply] = None;
+            if self.aborted {
+                return 0;
+            }
+            if s < sb {
+                singular = 1;
+            }
+        }
         let mut order = self.order(pos, &moves, tt_move, ply);
         let side = pos.side_to_move().index();
         let original_alpha = alpha;
@@ -869,6 +909,9 @@ impl Run<'_> {
                 break (deferred[next_deferred - 1] as usize, None);
             };
             let mv = &moves[index];
+            if excluded == Some(move_id(mv)) {
+                continue;
+            }
             let quiet = !capture && !mv.promotes && !killers.contains(&move_id(mv));
             // Futility (Russian): outside the principal variation, a ply or two from the
             // horizon and with no capture due, a quiet move is not searched when the
@@ -888,7 +931,14 @@ impl Run<'_> {
             self.push(pos, mv, ck);
             let entered = defer && self.s.tt.enter(ck);
             let s = if i == 0 {
-                -self.search(&child, ck, depth - 1 + ext, -beta, -alpha, ply + 1)
+                -self.search(
+                    &child,
+                    ck,
+                    depth - 1 + ext + singular,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                )
             } else {
                 // Russian: the logarithmic table, gated there; поддавки keeps the fixed
                 // reductions until the table passes a gate of its own.
@@ -950,6 +1000,9 @@ impl Run<'_> {
                     }
                 }
             }
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower

@@ -76,6 +76,17 @@ fn a_forced_reply_costs_no_depth_in_giveaway() {
 }
 
 #[test]
+fn a_singular_move_is_searched_deeper_in_giveaway() {
+    // d6:b8 e7-d6 b8:f4 h8-g7 f4-c1 b4-a3 c1-b2 a3:c1: eight plies and White has no piece
+    // left. White's king moves are the only good ones among several, and a seven-ply
+    // search proves the win only because such singular moves are searched a ply deeper;
+    // without that the same search scores 504.
+    let (mv, score) = best(Variant::Giveaway, "W:Wd6:Bh8,b4,c7,e7", 7);
+    assert_eq!(mv, "d6:b8");
+    assert_eq!(score, ai::WIN - 8);
+}
+
+#[test]
 fn giveaway_forced_wins_are_found() {
     // Positions where White forces the loss of every white piece or a block; the move
     // chosen must be a forced win, which a search of the position after it confirms.
