@@ -784,9 +784,9 @@ impl Run<'_> {
         let mut tt_hit = None;
         if let Some(h) = self.s.tt.probe(key) {
             tt_move = h.mv;
-            tt_hit = Some((from_tt(h.score, ply), h.depth, h.bound));
+            let s = from_tt(h.score, ply);
+            tt_hit = Some((s, h.depth, h.bound));
             if !pv_node && h.depth >= depth && excluded.is_none() {
-                let s = from_tt(h.score, ply);
                 match h.bound {
                     Bound::Exact => return s,
                     Bound::Lower if s >= beta => return s,
