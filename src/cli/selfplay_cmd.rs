@@ -2,9 +2,10 @@
 //! for `shashki tune` (the line format is described in `src/ai/train.rs`).
 
 use super::match_cmd::opening;
+use crate::ai::shared::Rng;
 use crate::ai::train::data_line;
-use crate::ai::{Ai, Limits, Weights};
-use crate::rules::{Color, Variant};
+use crate::ai::{Ai, Limits, RootScore, TB_WIN, Weights};
+use crate::rules::{Color, Move, Variant};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -34,12 +35,29 @@ pub struct SelfplayOptions {
     /// The training file to append to.
     #[arg(long)]
     pub out: String,
+    /// Share of the moves (0 to 1, seeded) played as a random choice among the near-best
+    /// ones instead of the best, so that the games also reach positions the engine itself
+    /// would avoid. Each position is still written with the best move's score.
+    #[arg(long, default_value_t = 0.0)]
+    pub vary: f64,
+    /// With `--vary`: moves within this many centi-men of the best may be chosen.
+    #[arg(long, default_value_t = 40)]
+    pub vary_margin: i32,
+    /// With `--vary`: the choice's softmax temperature, in centi-men.
+    #[arg(long, default_value_t = 20.0)]
+    pub vary_temperature: f64,
 }
 
 /// Plies after which a self-play game counts as drawn.
 const PLY_CAP: usize = 300;
 
 pub fn run(opts: SelfplayOptions) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&opts.vary) {
+        return Err("--vary must be between 0 and 1".into());
+    }
+    if opts.vary_margin < 0 || opts.vary_temperature.is_nan() || opts.vary_temperature <= 0.0 {
+        return Err("--vary-margin must be at least 0 and --vary-temperature above 0".into());
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -74,6 +92,7 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
                     }
                     let seed = opts.seed.wrapping_mul(1_000_003).wrapping_add(i);
                     let mut game = opening(opts.variant, opts.openings, seed, None);
+                    let mut rng = Rng::new(seed ^ 0x7661_7279);
                     ai.clear();
                     let mut lines = Vec::new();
                     let limits = Limits {
@@ -84,8 +103,18 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
                     };
                     while game.outcome().is_none() && game.ply() < PLY_CAP {
                         let pos = *game.position();
-                        let r = ai.search(&game, &limits, &stop);
-                        let Some(best) = r.best else { break };
+                        let varied = opts.vary > 0.0 && rng.next_f64() < opts.vary;
+                        let (r, best) = if varied {
+                            let (r, root) =
+                                ai.search_root_moves(&game, &limits, &stop, opts.vary_margin);
+                            let choice = pick(&root, &opts, &mut rng).or(r.best);
+                            (r, choice)
+                        } else {
+                            let r = ai.search(&game, &limits, &stop);
+                            let best = r.best;
+                            (r, best)
+                        };
+                        let Some(best) = best else { break };
                         if !pos.has_capture() && r.depth > 0 {
                             lines.push((pos, r.score));
                         }
@@ -130,4 +159,36 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Scores beyond this are won or lost (a mate found or an ending the tables hold).
+const DECISIVE: i32 = TB_WIN - 1_000;
+
+/// A seeded, score-weighted choice among the root moves whose exact score is within the
+/// margin of the best (weights falling off as exp(-loss / temperature)); never a move that
+/// throws away a win or walks into a loss. Root moves come best first.
+fn pick(root: &[RootScore], opts: &SelfplayOptions, rng: &mut Rng) -> Option<Move> {
+    let best = root.first()?.score;
+    if best.abs() > DECISIVE {
+        return Some(root[0].mv);
+    }
+    let candidates: Vec<(Move, f64)> = root
+        .iter()
+        .filter(|r| r.exact && r.score >= best - opts.vary_margin && r.score.abs() <= DECISIVE)
+        .map(|r| {
+            (
+                r.mv,
+                (-((best - r.score) as f64) / opts.vary_temperature).exp(),
+            )
+        })
+        .collect();
+    let total: f64 = candidates.iter().map(|c| c.1).sum();
+    let mut x = rng.next_f64() * total;
+    for (mv, w) in &candidates {
+        if x < *w {
+            return Some(*mv);
+        }
+        x -= w;
+    }
+    Some(root[0].mv)
 }

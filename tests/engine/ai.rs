@@ -499,3 +499,43 @@ fn contempt_scores_a_draw_below_equal_for_the_engine_side() {
     assert!(text.contains("info depth 12 score -30 "), "{text}");
     assert!(text.contains("error contempt 101 is not 0-100"), "{text}");
 }
+
+/// Runs `shashki selfplay` with `extra` options into a fresh file and returns its lines,
+/// or the error it printed.
+fn selfplay(name: &str, extra: &[&str]) -> Result<Vec<String>, String> {
+    let dir = std::env::temp_dir().join(format!("shashki-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .env("SHASHKI_TABLEBASES", "off")
+        .args(["selfplay", "--variant", "giveaway", "--games", "6"])
+        .args(["--nodes", "300", "--openings", "2", "--seed", "5", "--out"])
+        .arg(&path)
+        .args(extra)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    Ok(text.lines().map(str::to_string).collect())
+}
+
+#[test]
+fn selfplay_varies_its_moves_when_asked_and_stays_reproducible() {
+    let plain = selfplay("plain.txt", &[]).unwrap();
+    let varied = selfplay("varied.txt", &["--vary", "1", "--vary-margin", "300"]).unwrap();
+    let again = selfplay("again.txt", &["--vary", "1", "--vary-margin", "300"]).unwrap();
+    assert!(!plain.is_empty() && !varied.is_empty());
+    for line in plain.iter().chain(&varied) {
+        shashki::ai::train::parse_line(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    // The same openings, but other moves within the margin: other games.
+    assert_ne!(plain, varied);
+    // Seeded: the same command writes the same games.
+    assert_eq!(varied, again);
+    let err = selfplay("bad.txt", &["--vary", "1.5"]).unwrap_err();
+    assert!(err.contains("--vary"), "{err}");
+}
