@@ -130,8 +130,8 @@ fn giveaway_prefers_giving_pieces_away() {
     assert_eq!(mv, "c3-d4");
     assert!(score > ai::WIN - 100);
     // Here Russian play keeps its men, while поддавки play offers one: after its move the
-    // opponent must capture.
-    let fen = "W:Wh2,g3,h4,g7:Bb4,c5,e5,b8";
+    // opponent must capture (g3-f4, which the deeper searches play too).
+    let fen = "W:Wh2,g3,h4,e1,c1:Bb4,c5,e5,b8,d8";
     let offered = |variant: Variant| {
         let game = Game::from_fen(variant, fen).unwrap();
         let stop = AtomicBool::new(false);
