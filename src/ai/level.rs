@@ -4,7 +4,7 @@
 
 use super::Limits;
 use super::search::{RootMove, WIN_BOUND};
-use super::shared::Rng;
+use super::shared::{Rng, weighted_choice};
 use std::time::Duration;
 
 /// A playing strength, 1 (Novice) to 10 (Master).
@@ -123,13 +123,5 @@ pub(crate) fn pick(root: &[RootMove], style: &Style, rng: &mut Rng) -> Option<us
             (i, (-loss / style.temperature.max(0.5)).exp())
         })
         .collect();
-    let total: f64 = candidates.iter().map(|c| c.1).sum();
-    let mut x = rng.next_f64() * total;
-    for (i, w) in &candidates {
-        if x < *w {
-            return Some(*i);
-        }
-        x -= w;
-    }
-    candidates.last().map(|c| c.0)
+    weighted_choice(&candidates, rng)
 }

@@ -28,6 +28,20 @@ impl Rng {
     }
 }
 
+/// A seeded draw among `(item, weight)` pairs, each chosen in proportion to its weight
+/// (the last one when rounding leaves the draw past them all); `None` when there are none.
+pub(crate) fn weighted_choice<T: Copy>(choices: &[(T, f64)], rng: &mut Rng) -> Option<T> {
+    let total: f64 = choices.iter().map(|c| c.1).sum();
+    let mut x = rng.next_f64() * total;
+    for (item, w) in choices {
+        if x < *w {
+            return Some(*item);
+        }
+        x -= w;
+    }
+    choices.last().map(|c| c.0)
+}
+
 /// Quiet moves of one side (men forward, kings sliding), ignoring compulsory capture.
 #[inline(always)]
 pub(crate) fn quiet_moves(pos: &Position, c: Color) -> u32 {

@@ -2,7 +2,7 @@
 //! for `shashki tune` (the line format is described in `src/ai/train.rs`).
 
 use super::match_cmd::opening;
-use crate::ai::shared::Rng;
+use crate::ai::shared::{Rng, weighted_choice};
 use crate::ai::train::data_line;
 use crate::ai::{Ai, Limits, RootScore, TB_WIN, Weights};
 use crate::rules::{Color, Move, Variant};
@@ -182,13 +182,5 @@ fn pick(root: &[RootScore], opts: &SelfplayOptions, rng: &mut Rng) -> Option<Mov
             )
         })
         .collect();
-    let total: f64 = candidates.iter().map(|c| c.1).sum();
-    let mut x = rng.next_f64() * total;
-    for (mv, w) in &candidates {
-        if x < *w {
-            return Some(*mv);
-        }
-        x -= w;
-    }
-    Some(root[0].mv)
+    weighted_choice(&candidates, rng).or(Some(root[0].mv))
 }
