@@ -129,18 +129,30 @@ fn giveaway_prefers_giving_pieces_away() {
     let (mv, score) = best(Variant::Giveaway, "W:Wc3:Be5,h8", 4);
     assert_eq!(mv, "c3-d4");
     assert!(score > ai::WIN - 100);
-    // Here Russian play keeps its men, while поддавки play offers one: after its move the
-    // opponent must capture (g3-f4, which the deeper searches play too).
-    let fen = "W:Wh2,g3,h4,e1,c1:Bb4,c5,e5,b8,d8";
-    let offered = |variant: Variant| {
+    // Here поддавки play gives a man away for nothing (c3-d4: after e5:c3 White has no
+    // capture back), while Russian play never does (it exchanges with g3-f4, or waits), at
+    // every depth.
+    let fen = "W:Wc3,g3,h2,e1:Ba7,e5,h8,b8";
+    let given_for_nothing = |variant: Variant, depth: u32| {
         let game = Game::from_fen(variant, fen).unwrap();
         let stop = AtomicBool::new(false);
-        let r = Ai::with_table(16).search(&game, &limits(Some(12), None), &stop);
-        let mv = r.best.unwrap();
-        game.position().play(&mv).has_capture()
+        let r = Ai::with_table(16).search(&game, &limits(Some(depth), None), &stop);
+        let after = game.position().play(&r.best.unwrap());
+        after
+            .legal_moves()
+            .iter()
+            .any(|reply| reply.is_capture() && !after.play(reply).has_capture())
     };
-    assert!(offered(Variant::Giveaway), "{fen}");
-    assert!(!offered(Variant::Russian), "{fen}");
+    for depth in [6, 9, 12] {
+        assert!(
+            given_for_nothing(Variant::Giveaway, depth),
+            "{fen} depth {depth}"
+        );
+        assert!(
+            !given_for_nothing(Variant::Russian, depth),
+            "{fen} depth {depth}"
+        );
+    }
 }
 
 fn random_games(variant: Variant, count: usize, seed: u64) -> Vec<Game> {
