@@ -75,6 +75,21 @@ impl EvalCache {
         (e & !0xffff_ffff == EvalCache::check(key)).then_some(e as u32 as i32)
     }
 
+    /// Asks the processor to bring `key`'s slot into the cache, so that a child's leaf
+    /// evaluation does not wait for memory.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = &self.0[key as usize & ((1 << EVAL_CACHE_LOG2) - 1)] as *const u64;
+            // SAFETY: a prefetch is only a hint and never faults; the pointer is in the cache.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline(always)]
     fn put(&mut self, key: u64, score: i32) {
         self.0[key as usize & ((1 << EVAL_CACHE_LOG2) - 1)] =
@@ -866,7 +881,8 @@ impl Run<'_> {
                 singular = 1;
             }
         }
-        let mut order = self.order(pos, &moves, tt_move, ply);
+        let mut order = ArrayVec::<(i32, u8), MAX_MOVES>::new();
+        self.order(pos, &moves, tt_move, ply, &mut order);
         let side = pos.side_to_move().index();
         let original_alpha = alpha;
         let mut best = -INF;
@@ -928,6 +944,9 @@ impl Run<'_> {
                 (child, zobrist::update(key, pos, &child))
             });
             self.s.tt.prefetch(ck);
+            if depth <= 1 {
+                self.s.evals.prefetch(ck);
+            }
             self.push(pos, mv, ck);
             let entered = defer && self.s.tt.enter(ck);
             let s = if i == 0 {
@@ -1018,40 +1037,39 @@ impl Run<'_> {
     }
 
     /// Ordering scores: the table's move, then the captures taking most (kings count
-    /// extra), promotions, killers, and the history of cut-offs.
+    /// extra), promotions, killers, and the history of cut-offs; each move's score and
+    /// index are pushed onto `order`, which the caller owns so that the list is not
+    /// copied on return.
     fn order(
         &self,
         pos: &Position,
         moves: &KeyList,
         tt_move: Option<u16>,
         ply: usize,
-    ) -> ArrayVec<(i32, u8), MAX_MOVES> {
+        order: &mut ArrayVec<(i32, u8), MAX_MOVES>,
+    ) {
         let side = pos.side_to_move().index();
         let killers = self.s.killers[ply];
-        moves
-            .iter()
-            .enumerate()
-            .map(|(i, mv)| {
-                let id = move_id(mv);
-                let score = if Some(id) == tt_move {
-                    1 << 30
-                } else if mv.taken != 0 {
-                    (1 << 24)
-                        + 1000 * mv.taken.count_ones() as i32
-                        + 300 * (mv.taken & pos.kings).count_ones() as i32
-                } else if mv.promotes {
-                    1 << 23
-                } else if killers[0] == id {
-                    1 << 22
-                } else if killers[1] == id {
-                    1 << 21
-                } else {
-                    self.s.history[side][mv.from.trailing_zeros() as usize]
-                        [mv.to.trailing_zeros() as usize]
-                };
-                (score, i as u8)
-            })
-            .collect()
+        order.extend(moves.iter().enumerate().map(|(i, mv)| {
+            let id = move_id(mv);
+            let score = if Some(id) == tt_move {
+                1 << 30
+            } else if mv.taken != 0 {
+                (1 << 24)
+                    + 1000 * mv.taken.count_ones() as i32
+                    + 300 * (mv.taken & pos.kings).count_ones() as i32
+            } else if mv.promotes {
+                1 << 23
+            } else if killers[0] == id {
+                1 << 22
+            } else if killers[1] == id {
+                1 << 21
+            } else {
+                self.s.history[side][mv.from.trailing_zeros() as usize]
+                    [mv.to.trailing_zeros() as usize]
+            };
+            (score, i as u8)
+        }));
     }
 
     /// The principal variation as full moves, replayed from the root and cut where a
