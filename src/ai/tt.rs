@@ -1,6 +1,9 @@
 //! Transposition table: buckets of four 16-byte entries, replaced by depth and age,
 //! shared without locks by the threads of a search.
 
+use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
+use std::ops::Deref;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means relative to the true value.
@@ -70,10 +73,74 @@ const NO_MOVE: u16 = u16::MAX;
 #[derive(Default)]
 struct Bucket([Slot; BUCKET]);
 
+/// Alignment of the buckets' memory: one huge page of the x86-64 and ARM64 processors.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The buckets' memory, aligned to [`HUGE_PAGE`] and, on Linux, marked for transparent
+/// huge pages before it is first written (as Stockfish does). A probe lands on a random
+/// bucket, so with small pages nearly every probe of a table of several MiB also misses
+/// the processor's page-translation cache; a few huge pages cover the whole table.
+struct Buckets {
+    ptr: NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics, shared exactly as a `Box<[Bucket]>` would be.
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    fn layout(len: usize) -> Layout {
+        let align = if len * size_of::<Bucket>() >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            align_of::<Bucket>()
+        };
+        Layout::array::<Bucket>(len.max(1))
+            .and_then(|l| l.align_to(align))
+            .expect("a table that fits in memory")
+    }
+
+    fn new(len: usize) -> Buckets {
+        let layout = Buckets::layout(len);
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { alloc(layout) };
+        let Some(ptr) = NonNull::new(raw as *mut Bucket) else {
+            handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        // SAFETY: the range is the allocation just made; the call only advises the kernel.
+        unsafe {
+            libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
+        }
+        // An empty bucket is all zeros (see `Slot`).
+        // SAFETY: the allocation holds `len` buckets (at least one).
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        Buckets { ptr, len }
+    }
+}
+
+impl Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` zeroed (that is, empty) buckets live at `ptr` until `drop`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with the same layout.
+        unsafe { dealloc(self.ptr.as_ptr() as *mut u8, Buckets::layout(self.len)) };
+    }
+}
+
 /// The table, shared by the threads of a search (lock-free: each slot is two atomic
 /// words, see [`Slot`]).
 pub(crate) struct Tt {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     mask: usize,
     age: AtomicU8,
     /// Keys of the positions some thread is searching now (see [`Tt::enter`]).
@@ -90,7 +157,7 @@ impl Tt {
     pub fn new(log2: u32) -> Tt {
         let n = 1usize << log2.max(2);
         Tt {
-            buckets: (0..n / BUCKET).map(|_| Bucket::default()).collect(),
+            buckets: Buckets::new(n / BUCKET),
             mask: (n - 1) & !(BUCKET - 1),
             age: AtomicU8::new(0),
             busy: (0..BUSY).map(|_| AtomicU64::new(0)).collect(),
