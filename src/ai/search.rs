@@ -79,15 +79,7 @@ impl EvalCache {
     /// evaluation does not wait for memory.
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = &self.0[key as usize & ((1 << EVAL_CACHE_LOG2) - 1)] as *const u64;
-            // SAFETY: a prefetch is only a hint and never faults; the pointer is in the cache.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::shared::prefetch(&self.0[key as usize & ((1 << EVAL_CACHE_LOG2) - 1)]);
     }
 
     #[inline(always)]

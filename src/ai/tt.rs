@@ -226,15 +226,7 @@ impl Tt {
     /// position does not wait for memory.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = &self.buckets[self.bucket(key) / BUCKET] as *const Bucket as *const i8;
-            // SAFETY: a prefetch is only a hint and never faults; the pointer is in the table.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::shared::prefetch(&self.buckets[self.bucket(key) / BUCKET]);
     }
 
     #[inline(always)]
