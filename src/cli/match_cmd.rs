@@ -39,6 +39,13 @@ pub struct MatchOptions {
     /// won by whoever gets the extra man, which tells nothing about the players.
     #[arg(long)]
     pub balanced: Option<i32>,
+    /// With `--balanced`: keep only openings scored at least this many centi-men from
+    /// equal, so that one side of each pair starts a little ahead (as in the lopsided
+    /// opening books of chess engine testing). Each pair plays the opening once from
+    /// each side, so the player that converts and defends better wins the pair, and far
+    /// fewer games end drawn than from even openings.
+    #[arg(long)]
+    pub unbalanced: Option<i32>,
     /// Write every game to this PDN file.
     #[arg(long)]
     pub pdn: Option<String>,
@@ -379,11 +386,12 @@ const PLY_CAP: usize = 300;
 pub const BALANCE_DEPTH: u32 = 10;
 
 /// `K` random opening plies from the pair's seed (rerolled until the game is still on and,
-/// with `balanced`, until a search scores it within that many centi-men; forced moves
-/// after the random plies are played as part of the opening).
-pub(crate) fn opening(variant: Variant, plies: u32, seed: u64, balanced: Option<i32>) -> Game {
+/// with `window`, until a search scores it that many centi-men from equal, at least the
+/// first bound and at most the second; forced moves after the random plies are played as
+/// part of the opening).
+pub(crate) fn opening(variant: Variant, plies: u32, seed: u64, window: Option<(i32, i32)>) -> Game {
     let mut rng_state = seed;
-    let mut judge = balanced.map(|_| Ai::with_table(16));
+    let mut judge = window.map(|_| Ai::with_table(16));
     for _ in 0..1000 {
         let mut game = Game::new(variant);
         for _ in 0..plies {
@@ -402,7 +410,7 @@ pub(crate) fn opening(variant: Variant, plies: u32, seed: u64, balanced: Option<
         if game.outcome().is_some() {
             continue;
         }
-        let (Some(margin), Some(ai)) = (balanced, judge.as_mut()) else {
+        let (Some((least, most)), Some(ai)) = (window, judge.as_mut()) else {
             return game;
         };
         while game.outcome().is_none() && game.legal_moves().len() == 1 {
@@ -422,7 +430,7 @@ pub(crate) fn opening(variant: Variant, plies: u32, seed: u64, balanced: Option<
             clock: None,
         };
         let r = ai.search(&game, &limits, &AtomicBool::new(false));
-        if r.score.abs() <= margin {
+        if (least..=most).contains(&r.score.abs()) {
             return game;
         }
     }
@@ -441,7 +449,8 @@ fn play_game(
         opts.variant,
         opts.openings,
         opts.seed.wrapping_add(pair as u64),
-        opts.balanced,
+        opts.balanced
+            .map(|most| (opts.unbalanced.unwrap_or(0), most)),
     );
     for p in players.iter_mut() {
         p.new_game();
@@ -547,6 +556,45 @@ fn first_score(r: &GameRecordOut) -> f64 {
     }
 }
 
+/// The games counted by pairs (the two games of one opening, colours swapped): how many
+/// pairs gave the first player 0, 1/2, 1, 3/2 and 2 points, the mean score and the half
+/// width of its 95% interval from the spread of the pairs' scores. When the opening
+/// favours one side, the two games of a pair are not independent (each side tends to win
+/// with the better half), and the spread of the pairs measures the players alone: the
+/// same games give a narrower, correct interval.
+struct Pairs {
+    count: [u32; 5],
+    mean: f64,
+    half: f64,
+}
+
+fn pairs(results: &[GameRecordOut]) -> Option<Pairs> {
+    let mut by_pair: std::collections::BTreeMap<u32, Vec<f64>> = Default::default();
+    for r in results {
+        by_pair.entry(r.index / 2).or_default().push(first_score(r));
+    }
+    let points: Vec<f64> = by_pair
+        .values()
+        .filter(|v| v.len() == 2)
+        .map(|v| v[0] + v[1])
+        .collect();
+    if points.len() < 2 {
+        return None;
+    }
+    let mut count = [0u32; 5];
+    for p in &points {
+        count[((p * 2.0).round() as usize).min(4)] += 1;
+    }
+    let n = points.len() as f64;
+    let mean = points.iter().sum::<f64>() / n / 2.0;
+    let var = points.iter().map(|p| (p / 2.0 - mean).powi(2)).sum::<f64>() / n;
+    Some(Pairs {
+        count,
+        mean,
+        half: 1.96 * (var / n).sqrt(),
+    })
+}
+
 fn percentile(sorted: &[u64], p: f64) -> u64 {
     if sorted.is_empty() {
         return 0;
@@ -564,6 +612,17 @@ pub fn run_match(opts: MatchOptions) -> Result<(), String> {
     let specs = [parse_spec(&opts.white)?, parse_spec(&opts.black)?];
     if opts.games == 0 {
         return Err("--games must be at least 1".into());
+    }
+    match (opts.unbalanced, opts.balanced) {
+        (Some(_), None) => {
+            return Err("--unbalanced needs --balanced for the largest margin".into());
+        }
+        (Some(least), Some(most)) if least > most || least < 0 => {
+            return Err(format!(
+                "--unbalanced {least} must be from 0 up to --balanced {most}"
+            ));
+        }
+        _ => {}
     }
     let jobs = opts.jobs.clamp(1, 64);
     // The players in this process read the endgame tables before the first game.
@@ -660,6 +719,22 @@ fn report(opts: &MatchOptions, results: &[GameRecordOut]) {
         elo(mean - half),
         elo(mean + half)
     );
+    if let Some(p) = pairs(results) {
+        println!(
+            "pairs {} (first player's points 0, 1/2, 1, 3/2, 2: {} {} {} {} {}): score {:.1}% ± {:.1}% (95%), Elo {:+.0} [{:+.0}, {:+.0}]",
+            p.count.iter().sum::<u32>(),
+            p.count[0],
+            p.count[1],
+            p.count[2],
+            p.count[3],
+            p.count[4],
+            100.0 * p.mean,
+            100.0 * p.half,
+            elo(p.mean),
+            elo(p.mean - p.half),
+            elo(p.mean + p.half)
+        );
+    }
     for f in &forfeits {
         println!("forfeit {f}");
     }
@@ -768,10 +843,10 @@ mod tests {
         let mut rerolled = 0;
         for seed in 1..=12u64 {
             let free = opening(Variant::Russian, 4, seed, None);
-            let even = opening(Variant::Russian, 4, seed, Some(30));
+            let even = opening(Variant::Russian, 4, seed, Some((0, 30)));
             assert!(even.ply() >= 4 && even.outcome().is_none());
             assert!(judged(&even).abs() <= 30, "seed {seed}: {}", judged(&even));
-            let again = opening(Variant::Russian, 4, seed, Some(30));
+            let again = opening(Variant::Russian, 4, seed, Some((0, 30)));
             assert_eq!(
                 even.moves(),
                 again.moves(),
@@ -783,5 +858,50 @@ mod tests {
             }
         }
         assert!(rerolled > 0, "some random openings are not even");
+    }
+
+    #[test]
+    fn pairs_count_the_two_games_of_an_opening_together() {
+        let record = |index: u32, end: GameEnd| GameRecordOut {
+            index,
+            game: Game::new(Variant::Russian),
+            first_is_white: index.is_multiple_of(2),
+            end,
+            times: [Vec::new(), Vec::new()],
+            lowest: [None, None],
+        };
+        let lost = |loser| GameEnd::Forfeit {
+            loser,
+            why: String::new(),
+        };
+        // Pair 1: each side wins with White (1 point); pair 2: two draws (1 point); pair 3:
+        // the first player wins both (2 points); game 7 has no partner and is left out.
+        let results = [
+            record(0, lost(Color::Black)),
+            record(1, lost(Color::Black)),
+            record(2, GameEnd::Adjudicated),
+            record(3, GameEnd::Adjudicated),
+            record(4, lost(Color::Black)),
+            record(5, lost(Color::White)),
+            record(6, lost(Color::White)),
+        ];
+        let p = pairs(&results).expect("three whole pairs");
+        assert_eq!(p.count, [0, 0, 2, 0, 1]);
+        assert!((p.mean - 2.0 / 3.0).abs() < 1e-9);
+        // Pair means 1/2, 1/2, 1: variance 1/18, over 3 pairs.
+        assert!((p.half - 1.96 * (1.0f64 / 54.0).sqrt()).abs() < 1e-9);
+        assert!(
+            pairs(&results[..3]).is_none(),
+            "one whole pair tells nothing"
+        );
+    }
+
+    #[test]
+    fn lopsided_openings_favour_one_side_within_the_window() {
+        for seed in 1..=6u64 {
+            let game = opening(Variant::Russian, 4, seed, Some((40, 120)));
+            let score = judged(&game).abs();
+            assert!((40..=120).contains(&score), "seed {seed}: {score}");
+        }
     }
 }
