@@ -79,7 +79,9 @@ pub(crate) fn write(path: &Path, variant: Variant, table: &Table) -> std::io::Re
     for b in &blocks {
         out.extend_from_slice(b);
     }
-    let tmp = path.with_extension("part");
+    // A name of this process's own: two engines solving the same table at once each
+    // write their own file, and either rename leaves a whole table.
+    let tmp = path.with_extension(format!("part{}", std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(&out)?;

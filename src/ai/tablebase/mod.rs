@@ -476,16 +476,24 @@ pub fn preload(variants: &[Variant]) {
         });
 }
 
-/// The size of table an engine solves for itself when its folder holds fewer pieces:
-/// a few seconds of one core for each variant, written into the folder so that later
-/// starts read them (Russian up to 4 pieces: 26 tables, 3.1 s, 3.2 MB).
-pub const SOLVED_BY_ENGINE: u32 = 4;
+/// The size of table an engine solves for itself when its folder holds fewer pieces,
+/// written into the folder so that later starts read them. Russian: up to 4 pieces (26
+/// tables, 3.1 s of one core, 3.2 MB; five pieces measured nothing in play). поддавки:
+/// up to 5 (45 tables, about two minutes of one core, 61 MB), first 4 and then 5, each
+/// size used as soon as it is solved.
+pub fn solved_by_engine(variant: Variant) -> u32 {
+    match variant {
+        Variant::Russian => 4,
+        Variant::Giveaway => 5,
+    }
+}
 
 /// As [`preload`], and then, for a variant whose folder holds tables of fewer than
-/// [`SOLVED_BY_ENGINE`] pieces, solves those on the same thread at low priority,
-/// writes them into the folder (or keeps them in memory when it cannot be written)
-/// and makes the engines use them. For `shashki engine` and `hub`: an engine installed
-/// without the game's tables still knows the small endings under the counting rules.
+/// [`solved_by_engine`] pieces, solves the missing sizes on the same thread at low
+/// priority, smallest first, writes them into the folder (or keeps them in memory when
+/// it cannot be written) and makes the engines use each size once it is complete. For
+/// `shashki engine` and `hub`: an engine installed without the game's tables still knows
+/// the small endings under the counting rules.
 pub fn preload_or_solve(variants: &[Variant]) {
     let variants = variants.to_vec();
     let _ = std::thread::Builder::new()
@@ -494,28 +502,36 @@ pub fn preload_or_solve(variants: &[Variant]) {
             let mut lowered = false;
             for v in variants {
                 let held = installed(v).map_or(0, |t| t.max_pieces());
-                if held >= SOLVED_BY_ENGINE {
-                    continue;
-                }
-                let Some(dir) = INSTALLED.lock().ok().and_then(|i| i.dir.clone()) else {
-                    return;
-                };
-                if !lowered {
-                    lower_priority();
-                    lowered = true;
-                }
-                let stop = std::sync::atomic::AtomicBool::new(false);
-                let tb = build(v, SOLVED_BY_ENGINE, 1, Some(&dir), &stop, &mut |_| {})
-                    .or_else(|_| build(v, SOLVED_BY_ENGINE, 1, None, &stop, &mut |_| {}));
-                if let (Ok(tb), Ok(mut i)) = (tb, INSTALLED.lock())
-                    && i.dir.as_deref() == Some(dir.as_path())
-                {
+                for pieces in (held + 1).max(SOLVED_FIRST)..=solved_by_engine(v) {
+                    let Some(dir) = INSTALLED.lock().ok().and_then(|i| i.dir.clone()) else {
+                        return;
+                    };
+                    if !lowered {
+                        lower_priority();
+                        lowered = true;
+                    }
+                    let stop = std::sync::atomic::AtomicBool::new(false);
+                    let tb = build(v, pieces, 1, Some(&dir), &stop, &mut |_| {})
+                        .or_else(|_| build(v, pieces, 1, None, &stop, &mut |_| {}));
+                    let Ok(tb) = tb else {
+                        break;
+                    };
+                    let Ok(mut i) = INSTALLED.lock() else {
+                        return;
+                    };
+                    if i.dir.as_deref() != Some(dir.as_path()) {
+                        return;
+                    }
                     i.loaded.retain(|(w, _)| *w != v);
                     i.loaded.push((v, Some(std::sync::Arc::new(tb))));
                 }
             }
         });
 }
+
+/// The smallest size an engine solves for itself: every ending of up to 4 pieces, in a
+/// few seconds.
+const SOLVED_FIRST: u32 = 4;
 
 /// Lowers the calling thread's priority (nice 10), so that a search of the same process
 /// keeps its core. Linux only, where the nice value is per thread.
