@@ -187,7 +187,12 @@ impl Ai {
     /// The tables a search of this variant probes.
     pub fn tablebase(&self, variant: Variant) -> Option<Arc<Tablebase>> {
         match &self.tablebases {
-            TablebaseSource::Installed => tablebase::installed(variant),
+            // Never read here: a search must not wait for the files (a second or more for
+            // five pieces). Until they are read in the background it goes on without them.
+            TablebaseSource::Installed => tablebase::ready(variant).or_else(|| {
+                tablebase::request(variant);
+                None
+            }),
             TablebaseSource::Off => None,
             TablebaseSource::Own(t) => (t.variant() == variant).then(|| Arc::clone(t)),
         }

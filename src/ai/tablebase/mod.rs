@@ -501,7 +501,7 @@ pub fn preload_or_solve(variants: &[Variant]) {
         .spawn(move || {
             let mut lowered = false;
             for v in variants {
-                let held = installed(v).map_or(0, |t| t.max_pieces());
+                let held = read_waiting(v).map_or(0, |t| t.max_pieces());
                 for pieces in (held + 1).max(SOLVED_FIRST)..=solved_by_engine(v) {
                     let Some(dir) = INSTALLED.lock().ok().and_then(|i| i.dir.clone()) else {
                         return;
@@ -527,6 +527,21 @@ pub fn preload_or_solve(variants: &[Variant]) {
                 }
             }
         });
+}
+
+/// As [`installed`], but when another thread is reading the variant's tables, waits for
+/// it rather than answering `None`.
+fn read_waiting(variant: Variant) -> Option<std::sync::Arc<Tablebase>> {
+    loop {
+        let busy = INSTALLED
+            .lock()
+            .map(|i| i.loading.contains(&variant))
+            .unwrap_or(false);
+        if !busy {
+            return installed(variant);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// The smallest size an engine solves for itself: every ending of up to 4 pieces, in a
