@@ -886,11 +886,19 @@ impl Run<'_> {
             !pv_node && !capture && depth <= FUTILITY_DEPTH && self.p.variant == Variant::Russian;
         let mut static_eval: Option<i32> = None;
         let (mut next, mut next_deferred) = (0, 0);
+        // The next move's child, made while the move before it is searched so that its
+        // table bucket is in the cache when its search starts (see below).
+        let mut peeked: Option<(u8, Position, u64)> = None;
         // `i` counts the moves taken so far, searched or pruned (the late-move reduction
         // depends on it).
         for i in 0..order.len() {
-            // The move, with its child position and key when the deferral made them.
+            // The move, with its child position and key when the deferral or the look
+            // ahead made them.
             let (index, made) = loop {
+                if let Some((index, child, ck)) = peeked.take() {
+                    next += 1;
+                    break (index as usize, Some((child, ck)));
+                }
                 if next < order.len() {
                     // Selection sort: most cut-offs come from the first few moves.
                     let mut top = next;
@@ -938,6 +946,31 @@ impl Run<'_> {
             self.s.tt.prefetch(ck);
             if depth <= 1 {
                 self.s.evals.prefetch(ck);
+            }
+            // Past the first move a cut-off is less likely: make the next move's child
+            // now and start loading its table bucket (or leaf cache slot), which a probe
+            // right at the start of its search would otherwise wait for. The selection
+            // step is the one the next turn of the loop would take, so the order and the
+            // tree are unchanged.
+            if !defer && i > 0 && next < order.len() {
+                let mut top = next;
+                for j in next + 1..order.len() {
+                    if order[j].0 > order[top].0 {
+                        top = j;
+                    }
+                }
+                order.swap(next, top);
+                let index = order[next].1;
+                let pmv = &moves[index as usize];
+                if excluded != Some(move_id(pmv)) {
+                    let c = pos.play_key(pmv);
+                    let k = zobrist::update(key, pos, &c);
+                    self.s.tt.prefetch(k);
+                    if depth <= 1 {
+                        self.s.evals.prefetch(k);
+                    }
+                    peeked = Some((index, c, k));
+                }
             }
             self.push(pos, mv, ck);
             let entered = defer && self.s.tt.enter(ck);
