@@ -325,6 +325,18 @@ struct Budget {
 
 /// The late-move reduction of the `i`-th move searched (from 0) at `depth`:
 /// `0.5 + ln(depth) ln(i + 1) / 2.25`, rounded down, read from a table.
+/// Moves the best-scored move of `order[next..]` to `next`: one step of a selection sort.
+#[inline(always)]
+fn select(order: &mut [(i32, u8)], next: usize) {
+    let mut top = next;
+    for j in next + 1..order.len() {
+        if order[j].0 > order[top].0 {
+            top = j;
+        }
+    }
+    order.swap(next, top);
+}
+
 fn reduction(depth: i32, i: usize) -> i32 {
     static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -591,6 +603,16 @@ impl Run<'_> {
                 }
             };
             self.budgets.push(next);
+        }
+    }
+
+    /// Starts loading what the search of the child `key`, made at `depth`, reads first:
+    /// its table bucket, and its leaf-cache slot one ply from the horizon.
+    #[inline(always)]
+    fn prefetch(&self, key: u64, depth: i32) {
+        self.s.tt.prefetch(key);
+        if depth <= 1 {
+            self.s.evals.prefetch(key);
         }
     }
 
@@ -901,13 +923,7 @@ impl Run<'_> {
                 }
                 if next < order.len() {
                     // Selection sort: most cut-offs come from the first few moves.
-                    let mut top = next;
-                    for j in next + 1..order.len() {
-                        if order[j].0 > order[top].0 {
-                            top = j;
-                        }
-                    }
-                    order.swap(next, top);
+                    select(&mut order, next);
                     let index = order[next].1;
                     next += 1;
                     if defer && i > 0 && next < order.len() {
@@ -943,32 +959,20 @@ impl Run<'_> {
                 let child = pos.play_key(mv);
                 (child, zobrist::update(key, pos, &child))
             });
-            self.s.tt.prefetch(ck);
-            if depth <= 1 {
-                self.s.evals.prefetch(ck);
-            }
+            self.prefetch(ck, depth);
             // Past the first move a cut-off is less likely: make the next move's child
             // now and start loading its table bucket (or leaf cache slot), which a probe
             // right at the start of its search would otherwise wait for. The selection
             // step is the one the next turn of the loop would take, so the order and the
             // tree are unchanged.
             if !defer && i > 0 && next < order.len() {
-                let mut top = next;
-                for j in next + 1..order.len() {
-                    if order[j].0 > order[top].0 {
-                        top = j;
-                    }
-                }
-                order.swap(next, top);
+                select(&mut order, next);
                 let index = order[next].1;
                 let pmv = &moves[index as usize];
                 if excluded != Some(move_id(pmv)) {
                     let c = pos.play_key(pmv);
                     let k = zobrist::update(key, pos, &c);
-                    self.s.tt.prefetch(k);
-                    if depth <= 1 {
-                        self.s.evals.prefetch(k);
-                    }
+                    self.prefetch(k, depth);
                     peeked = Some((index, c, k));
                 }
             }
