@@ -323,8 +323,6 @@ struct Budget {
     diagonal: bool,
 }
 
-/// The late-move reduction of the `i`-th move searched (from 0) at `depth`:
-/// `0.5 + ln(depth) ln(i + 1) / 2.25`, rounded down, read from a table.
 /// Moves the best-scored move of `order[next..]` to `next`: one step of a selection sort.
 #[inline(always)]
 fn select(order: &mut [(i32, u8)], next: usize) {
@@ -337,6 +335,8 @@ fn select(order: &mut [(i32, u8)], next: usize) {
     order.swap(next, top);
 }
 
+/// The late-move reduction of the `i`-th move searched (from 0) at `depth`:
+/// `0.5 + ln(depth) ln(i + 1) / 2.25`, rounded down, read from a table.
 fn reduction(depth: i32, i: usize) -> i32 {
     static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
