@@ -15,10 +15,12 @@
 //! that is added to the pattern score. The output weights may come in buckets by the
 //! number of pieces on the board (a file of `n` buckets uses bucket `(pieces - 1) * n /
 //! 24`), so that the opening, the middle game and the ending each weigh the same units
-//! their own way. A file may add a **hidden layer** (format 4): a few units that each weigh
-//! all the clipped (or squared) units of both views, are clipped to `[0, 1]` in turn and
-//! weighed into the output by the bucket's own weights, beside the first layer's direct
-//! terms. Each variant has its own network.
+//! their own way; a file may also split its buckets by kings (format 5): the first half
+//! for positions without a king, the second half for those with one, each half by the
+//! number of pieces as above. A file may add a **hidden layer** (format 4): a few units
+//! that each weigh all the clipped (or squared) units of both views, are clipped to
+//! `[0, 1]` in turn and weighed into the output by the bucket's own weights, beside the
+//! first layer's direct terms. Each variant has its own network.
 //!
 //! **Integers.** A unit is fully on at [`QA`]: first-layer weights and biases are i16 in
 //! 1/[`QA`] (at most [`W1_MAX`], so that 24 rows and the bias never overflow); output
@@ -34,15 +36,18 @@
 //! **File** (`assets/eval/*.net`, embedded in the binary), little-endian: magic `SHPN`,
 //! format version (u32), variant (u32: 0 Russian, 1 поддавки), inputs (u32), hidden units a
 //! view (u32), output buckets (u32, 1 to [`MAX_BUCKETS`]), activation (u32: 0 clipped, 1
-//! clipped and squared), units of the hidden layer (u32, 0 to [`MAX_HIDDEN2`]), then the
-//! first layer's weights (input by input, [`HIDDEN`] i16 each), its biases ([`HIDDEN`]
-//! i16), each bucket's output weights (the side to move's [`HIDDEN`] i16, then the
-//! opponent's), each hidden unit's weights (laid out the same way), each bucket's weights
-//! of the hidden units (i16 each), each bucket's output bias (i32), each hidden unit's bias
-//! (i32), and an FNV-1a 64 checksum of everything before it (u64). Format 3, the same
-//! without the hidden layer's field and weights, and format 2, also without the bucket and
-//! activation fields (one bucket, clipped), are read as well. A file that does not match
-//! is refused with the reason.
+//! clipped and squared), units of the hidden layer (u32, 0 to [`MAX_HIDDEN2`]), the
+//! bucket scheme (u32: 0 by pieces, 1 by pieces and kings, with an even number of
+//! buckets), then the first layer's weights (input by input, [`HIDDEN`] i16 each), its
+//! biases ([`HIDDEN`] i16), each bucket's output weights (the side to move's [`HIDDEN`]
+//! i16, then the opponent's), each hidden unit's weights (laid out the same way), each
+//! bucket's weights of the hidden units (i16 each), each bucket's output bias (i32), each
+//! hidden unit's bias (i32), and an FNV-1a 64 checksum of everything before it (u64).
+//! Format 4, the same without the bucket scheme (by pieces), format 3, also without the
+//! hidden layer's field and weights, and format 2, also without the bucket and activation
+//! fields (one bucket, clipped), are read as well; a network is written in the oldest
+//! format that holds it.
+//! A file that does not match is refused with the reason.
 
 use super::shared::{fnv1a, turn, variant_code};
 use crate::rules::bitboard::Bits;
@@ -61,8 +66,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 16;
 /// Version of the network file format (1: the 32-unit network of the side to move alone,
 /// computed afresh at every position; 2: one bucket, clipped units, no fields for them; 3:
-/// buckets and activation, no hidden layer).
-pub const FORMAT: u32 = 4;
+/// buckets and activation, no hidden layer; 4: no bucket scheme field).
+pub const FORMAT: u32 = 5;
 /// Most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 12;
 /// Most units the hidden layer may have.
@@ -76,10 +81,14 @@ pub(crate) const W3_MAX: i32 = 8191;
 /// i32.
 pub(crate) const B3_MAX: u32 = 16 * (QA * QH) as u32;
 
-/// The output bucket of a position with `pieces` pieces, of `buckets`.
+/// The output bucket of a position with `pieces` pieces, of `buckets`; with `by_kings`
+/// the first half of the buckets are for positions without a king and the second half for
+/// those with one, each half by the number of pieces.
 #[inline(always)]
-pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
-    ((pieces.saturating_sub(1) as usize * buckets) / 24).min(buckets - 1)
+pub fn bucket_of(pieces: u32, kings: bool, buckets: usize, by_kings: bool) -> usize {
+    let n = if by_kings { buckets / 2 } else { buckets };
+    let b = ((pieces.saturating_sub(1) as usize * n) / 24).min(n - 1);
+    if by_kings && kings { b + n } else { b }
 }
 /// Largest stored first-layer weight: 24 rows and the bias never overflow an i16 sum.
 pub(crate) const W1_MAX: i32 = i16::MAX as i32 / 25;
@@ -215,6 +224,8 @@ pub struct Net {
     pub(crate) b2: Vec<i32>,
     /// Whether the clipped units are squared.
     pub(crate) squared: bool,
+    /// Whether the buckets also split positions with a king from those without (format 5).
+    pub(crate) king_buckets: bool,
     /// The hidden layer (format 4; empty without one): each unit's weights over the side to
     /// move's activations and then the opponent's, in 1/[`QH`].
     pub(crate) w3: Vec<[[i16; HIDDEN]; 2]>,
@@ -256,7 +267,12 @@ impl Net {
     /// The output bucket of `pos`.
     #[inline(always)]
     pub fn bucket(&self, pos: &Position) -> usize {
-        bucket_of((pos.white | pos.black).count_ones(), self.w2.len())
+        bucket_of(
+            (pos.white | pos.black).count_ones(),
+            pos.kings != 0,
+            self.w2.len(),
+            self.king_buckets,
+        )
     }
 
     /// The first layer's sums of `pos`, from every piece.
@@ -427,7 +443,11 @@ impl Net {
     pub fn to_bytes(&self, variant: Variant) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(b"SHPN");
-        let format = if self.w3.is_empty() { 3 } else { FORMAT };
+        let format = match (self.king_buckets, self.w3.is_empty()) {
+            (true, _) => 5,
+            (false, true) => 3,
+            (false, false) => 4,
+        };
         let mut header = vec![
             format,
             variant_code(variant),
@@ -438,6 +458,9 @@ impl Net {
         ];
         if format >= 4 {
             header.push(self.w3.len() as u32);
+        }
+        if format >= 5 {
+            header.push(self.king_buckets as u32);
         }
         for x in header {
             out.extend_from_slice(&x.to_le_bytes());
@@ -476,7 +499,8 @@ impl Net {
         let header = match format {
             2 => 20,
             3 => 28,
-            _ => 32,
+            4 => 32,
+            _ => 36,
         };
         if bytes.len() < header {
             return Err("the network file ends within its header".into());
@@ -501,6 +525,17 @@ impl Net {
             (u32_at(20) as usize, u32_at(24))
         };
         let hidden2 = if format >= 4 { u32_at(28) as usize } else { 0 };
+        let scheme = if format >= 5 { u32_at(32) } else { 0 };
+        if scheme > 1 {
+            return Err(format!(
+                "the network file's bucket scheme {scheme} is unknown (0 by pieces, 1 by pieces and kings)"
+            ));
+        }
+        if scheme == 1 && (buckets < 2 || !buckets.is_multiple_of(2)) {
+            return Err(format!(
+                "the network file splits {buckets} output buckets by kings; that needs an even number"
+            ));
+        }
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "the network file has {buckets} output buckets, at most {MAX_BUCKETS} are read"
@@ -598,6 +633,7 @@ impl Net {
             w2,
             b2,
             squared: activation == 1,
+            king_buckets: scheme == 1,
             w3,
             b3,
             w4,

@@ -41,6 +41,10 @@ pub struct TuneOptions {
     /// With `--net`: output buckets by the number of pieces on the board (1 to 12).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// With `--net`: split the buckets by kings, half for positions without a king and
+    /// half for those with one (an even `--buckets`).
+    #[arg(long)]
+    pub king_buckets: bool,
     /// With `--net`: square the clipped units.
     #[arg(long)]
     pub squared: bool,
@@ -66,6 +70,9 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
             crate::ai::net::MAX_BUCKETS
         ));
     }
+    if opts.king_buckets && !opts.buckets.is_multiple_of(2) {
+        return Err("--king-buckets needs an even number of --buckets".into());
+    }
     if opts.hidden2 > crate::ai::net::MAX_HIDDEN2 {
         return Err(format!(
             "--hidden2 must be 0 to {}",
@@ -76,6 +83,7 @@ fn run_net(opts: &TuneOptions) -> Result<(), String> {
         buckets: opts.buckets,
         squared: opts.squared,
         hidden2: opts.hidden2,
+        king_buckets: opts.king_buckets,
     };
     let start_net = match &opts.from {
         None => FloatNet::new(0x5EED, shape),

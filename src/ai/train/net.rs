@@ -31,6 +31,8 @@ pub struct FloatNet {
     pub b2: Vec<f32>,
     /// Whether the clipped units are squared.
     pub squared: bool,
+    /// Whether the buckets also split positions with a king from those without.
+    pub king_buckets: bool,
     pub w3: Vec<f32>,
     pub b3: Vec<f32>,
     pub w4: Vec<f32>,
@@ -43,6 +45,8 @@ pub struct Shape {
     pub buckets: usize,
     pub squared: bool,
     pub hidden2: usize,
+    /// Half the buckets for positions without a king, half for those with one.
+    pub king_buckets: bool,
 }
 
 impl Default for Shape {
@@ -51,6 +55,7 @@ impl Default for Shape {
             buckets: 1,
             squared: false,
             hidden2: 0,
+            king_buckets: false,
         }
     }
 }
@@ -77,6 +82,7 @@ impl FloatNet {
             w2,
             b2: vec![0.0; shape.buckets],
             squared: shape.squared,
+            king_buckets: shape.king_buckets,
             w3: Vec::new(),
             b3: Vec::new(),
             w4: Vec::new(),
@@ -105,6 +111,11 @@ impl FloatNet {
     /// The number of output buckets.
     pub fn buckets(&self) -> usize {
         self.b2.len()
+    }
+
+    /// The output bucket of a position's inputs.
+    fn bucket(&self, s: &Inputs) -> usize {
+        bucket_of(s.pieces as u32, s.kings, self.buckets(), self.king_buckets)
     }
 
     /// A unit's output for its sum `z`, and the slope there.
@@ -163,7 +174,7 @@ impl FloatNet {
     /// Output in centi-men.
     pub fn score(&self, s: &Inputs) -> f32 {
         let (a, _) = self.activations(&self.hidden(s));
-        let b = bucket_of(s.pieces as u32, self.buckets());
+        let b = self.bucket(s);
         let w2 = &self.w2[b * 2 * HIDDEN..][..2 * HIDDEN];
         let mut out = self.b2[b] + w2.iter().zip(&a).map(|(w, a)| w * a).sum::<f32>();
         if self.hidden2() > 0 {
@@ -182,7 +193,7 @@ impl FloatNet {
     fn backward(&self, s: &Inputs, d: f32, g: &mut FloatNet) {
         let (a, slope) = self.activations(&self.hidden(s));
         let d = d * OUT;
-        let b = bucket_of(s.pieces as u32, self.buckets());
+        let b = self.bucket(s);
         g.b2[b] += d;
         let w2 = b * 2 * HIDDEN;
         // d loss / d activation, from the output and from the hidden units.
@@ -231,6 +242,7 @@ impl FloatNet {
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.buckets()],
             squared: self.squared,
+            king_buckets: self.king_buckets,
             w3: vec![0.0; self.w3.len()],
             b3: vec![0.0; self.b3.len()],
             w4: vec![0.0; self.w4.len()],
@@ -266,12 +278,13 @@ impl FloatNet {
 }
 
 /// The active inputs of both views of a position: the side to move's and the opponent's,
-/// and the number of pieces (which picks the output bucket).
+/// the number of pieces and whether a king is on the board (which pick the output bucket).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inputs {
     pub us: Vec<u8>,
     pub them: Vec<u8>,
     pub pieces: u8,
+    pub kings: bool,
 }
 
 /// One training position for the network.
@@ -292,6 +305,7 @@ pub fn active_inputs(pos: &Position) -> Inputs {
         us: view(us),
         them: view(us.opposite()),
         pieces: (pos.white | pos.black).count_ones() as u8,
+        kings: pos.kings != 0,
     }
 }
 
@@ -386,6 +400,7 @@ pub fn quantize(f: &FloatNet) -> Net {
             .map(|b| (b * OUT * QB as f32).round() as i32)
             .collect(),
         squared: f.squared,
+        king_buckets: f.king_buckets,
         w3: (0..f.hidden2())
             .map(|k| {
                 std::array::from_fn(|h| {
@@ -435,6 +450,7 @@ pub fn to_float(net: &Net) -> FloatNet {
             .collect(),
         b2: net.b2.iter().map(|&b| out(b)).collect(),
         squared: net.squared,
+        king_buckets: net.king_buckets,
         w3: net
             .w3
             .iter()
@@ -488,21 +504,25 @@ mod tests {
             buckets: 1,
             squared: false,
             hidden2: 0,
+            king_buckets: false,
         },
         Shape {
             buckets: 6,
             squared: true,
             hidden2: 0,
+            king_buckets: true,
         },
         Shape {
             buckets: 1,
             squared: false,
             hidden2: 8,
+            king_buckets: false,
         },
         Shape {
             buckets: 4,
             squared: true,
             hidden2: 16,
+            king_buckets: true,
         },
     ];
 
@@ -535,6 +555,23 @@ mod tests {
         }
         let hidden = quantize(&loud_net(3, SHAPES[2])).to_bytes(Variant::Russian);
         assert_eq!(hidden[4], 4);
+        // Buckets split by kings need format 5 and an even number of buckets.
+        let kings = quantize(&loud_net(3, SHAPES[1])).to_bytes(Variant::Russian);
+        assert_eq!((kings[4], kings[32]), (5, 1));
+        let mut odd = kings.clone();
+        odd[20] = 5;
+        assert!(
+            Net::parse(&odd, Variant::Russian)
+                .unwrap_err()
+                .contains("even")
+        );
+        let mut scheme = kings.clone();
+        scheme[32] = 2;
+        assert!(
+            Net::parse(&scheme, Variant::Russian)
+                .unwrap_err()
+                .contains("scheme")
+        );
         let mut wide = hidden.clone();
         wide[28] = 65;
         assert!(
@@ -613,7 +650,7 @@ mod tests {
             let s = active_inputs(p);
             let mut g = net.zeros();
             net.backward(&s, 1.0 / OUT, &mut g);
-            let b = bucket_of(s.pieces as u32, net.buckets());
+            let b = net.bucket(&s);
             type Field = fn(&mut FloatNet) -> &mut Vec<f32>;
             let probes: [(Field, usize); 6] = [
                 (|n| &mut n.w1, s.us[0] as usize * HIDDEN + 3),
