@@ -558,46 +558,21 @@ mod tests {
         // Buckets split by kings need format 5 and an even number of buckets.
         let kings = quantize(&loud_net(3, SHAPES[1])).to_bytes(Variant::Russian);
         assert_eq!((kings[4], kings[32]), (5, 1));
-        let mut odd = kings.clone();
-        odd[20] = 5;
-        assert!(
-            Net::parse(&odd, Variant::Russian)
-                .unwrap_err()
-                .contains("even")
-        );
-        let mut scheme = kings.clone();
-        scheme[32] = 2;
-        assert!(
-            Net::parse(&scheme, Variant::Russian)
-                .unwrap_err()
-                .contains("scheme")
-        );
-        let mut wide = hidden.clone();
-        wide[28] = 65;
-        assert!(
-            Net::parse(&wide, Variant::Russian)
-                .unwrap_err()
-                .contains("hidden units")
-        );
-        let mut many = bytes.clone();
-        many[20] = 99;
-        assert!(
-            Net::parse(&many, Variant::Russian)
-                .unwrap_err()
-                .contains("buckets")
-        );
-        assert!(
-            Net::parse(&bytes, Variant::Giveaway)
-                .unwrap_err()
-                .contains("variant")
-        );
-        let mut bad = bytes.clone();
-        bad[300] ^= 4;
-        assert!(
-            Net::parse(&bad, Variant::Russian)
-                .unwrap_err()
-                .contains("damaged")
-        );
+        // Each file, with one byte changed, is refused for the reason named.
+        let refusals: [(&[u8], usize, u8, Variant, &str); 6] = [
+            (&kings, 20, 5, Variant::Russian, "even"),
+            (&kings, 32, 2, Variant::Russian, "scheme"),
+            (&hidden, 28, 65, Variant::Russian, "hidden units"),
+            (&bytes, 20, 99, Variant::Russian, "buckets"),
+            (&bytes, 300, bytes[300] ^ 4, Variant::Russian, "damaged"),
+            (&bytes, 4, 3, Variant::Giveaway, "variant"),
+        ];
+        for (file, at, byte, variant, why) in refusals {
+            let mut changed = file.to_vec();
+            changed[at] = byte;
+            let err = Net::parse(&changed, variant).unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
         assert!(Net::parse(&bytes[..bytes.len() - 1], Variant::Russian).is_err());
         assert!(Net::parse(b"SHPW", Variant::Russian).is_err());
         assert!(Net::parse(&[], Variant::Russian).is_err());
