@@ -267,12 +267,14 @@ impl Net {
     /// The output bucket of `pos`.
     #[inline(always)]
     pub fn bucket(&self, pos: &Position) -> usize {
-        bucket_of(
-            (pos.white | pos.black).count_ones(),
-            pos.kings != 0,
-            self.w2.len(),
-            self.king_buckets,
-        )
+        let pieces = (pos.white | pos.black).count_ones();
+        // Each call with its scheme fixed, so that the scheme by pieces alone compiles to
+        // the plain count on this hot path.
+        if self.king_buckets {
+            bucket_of(pieces, pos.kings != 0, self.w2.len(), true)
+        } else {
+            bucket_of(pieces, false, self.w2.len(), false)
+        }
     }
 
     /// The first layer's sums of `pos`, from every piece.
