@@ -77,10 +77,13 @@ pub struct RootScore {
     pub exact: bool,
 }
 
-/// Transposition table size of a playing engine: 2^20 entries of 16 bytes (16 MiB). A
-/// smaller table searches faster from empty but forgets more between a game's moves, a
-/// larger one plays no better (README, Strength history).
-const TT_LOG2: u32 = 20;
+/// Transposition table size of a playing engine: 2^22 entries of 16 bytes (64 MiB). At
+/// 100 ms a move a search fills a quarter of it and 16 MiB played as well; at a second a
+/// move 16 MiB overflows and 64 MiB measured stronger (README, Strength history).
+const TT_LOG2: u32 = 22;
+
+/// [`TT_LOG2`] in MiB, as the protocols report it.
+pub const DEFAULT_TABLE_MIB: usize = 16 << (TT_LOG2 - 20);
 
 /// The search engine. It owns its transposition table, so keep one per computer player.
 ///

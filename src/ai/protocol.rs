@@ -10,7 +10,7 @@
 //! | `position startpos [moves M1 M2 ...]` | the start position, then moves |
 //! | `position fen FEN [moves M1 M2 ...]` | a FEN position (`W:Wa1,c3:Bb8`), then moves |
 //! | `threads N` | search with N threads (1-256; default 1) |
-//! | `hash MB` | a new transposition table of about MB MiB (1-4096; default 16) |
+//! | `hash MB` | a new transposition table of about MB MiB (1-4096; default 64) |
 //! | `go depth D` / `go movetime MS` / `go nodes N` | search with that limit (they combine) |
 //! | `go wtime W btime B [winc I] [binc J] [movestogo N]` | play under a clock: W and B ms left, I and J ms added after each move, N moves to the next control (combines with the limits above) |
 //! | `go level L [seed S]` | the move level L (1-10) would play |

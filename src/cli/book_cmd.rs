@@ -61,7 +61,9 @@ pub fn run(cmd: BookCommand) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Book::default(),
         Err(e) => return Err(format!("cannot read {out}: {e}")),
     };
-    let mut ai = Ai::new();
+    // 16 MiB, the table the shipped books were built with: the same command keeps
+    // giving the same book.
+    let mut ai = Ai::with_table(20);
     ai.set_use_tablebases(false);
     let limits = Limits {
         depth: Some(depth),

@@ -400,7 +400,7 @@ pub fn run() -> Result<(), String> {
         },
         ai: None,
         threads: 1,
-        hash: 16,
+        hash: crate::ai::DEFAULT_TABLE_MIB,
         tablebases: true,
         book: true,
         contempt: crate::ai::protocol::DEFAULT_CONTEMPT,

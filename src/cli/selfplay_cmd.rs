@@ -78,7 +78,9 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
         );
         handles.push(super::ai_cmd::spawn_search(
             move || -> Result<(), String> {
-                let mut ai = Ai::new();
+                // 16 MiB: each game starts from a cleared table, and the files made
+                // before the engine's default grew stay reproducible.
+                let mut ai = Ai::with_table(20);
                 let weights = Weights {
                     classic: opts.classic,
                     ..Weights::default()
