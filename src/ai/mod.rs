@@ -77,9 +77,10 @@ pub struct RootScore {
     pub exact: bool,
 }
 
-/// Transposition table size of a playing engine: 2^22 entries of 16 bytes (64 MiB). At
-/// 100 ms a move a search fills a quarter of it and 16 MiB played as well; at a second a
-/// move 16 MiB overflows and 64 MiB measured stronger (README, Strength history).
+/// Transposition table size of a playing engine: 2^22 entries of 16 bytes (64 MiB). A
+/// search of 100 ms fills a quarter of 16 MiB, and there both sizes play alike; a search
+/// of a second overflows 16 MiB, and there 64 MiB measured stronger (README, Strength
+/// history).
 const TT_LOG2: u32 = 22;
 
 /// [`TT_LOG2`] in MiB, as the protocols report it.
