@@ -86,6 +86,11 @@ const TT_LOG2: u32 = 22;
 /// [`TT_LOG2`] in MiB, as the protocols report it.
 pub const DEFAULT_TABLE_MIB: usize = 16 << (TT_LOG2 - 20);
 
+/// The 16 MiB table of the tools whose output must stay as it was before the default
+/// grew: `bench` (its node count is the signature), `selfplay` and `book build` (the same
+/// command makes the same file); each clears its table often, which a small one makes cheap.
+pub const TOOL_TABLE_LOG2: u32 = 20;
+
 /// The search engine. It owns its transposition table, so keep one per computer player.
 ///
 /// With more than one thread ([`Ai::set_threads`]) the search is a lazy SMP: helper

@@ -354,9 +354,7 @@ pub fn bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
     }
     let handle = spawn_search(move || {
         let stop = AtomicBool::new(false);
-        // The table of 16 MiB the bench has always used, so that its node count stays
-        // the signature it was and clearing it between positions costs little.
-        let mut ai = Ai::with_table(20);
+        let mut ai = Ai::with_table(crate::ai::TOOL_TABLE_LOG2);
         ai.set_threads(threads);
         let mut nodes = 0u64;
         let start = Instant::now();

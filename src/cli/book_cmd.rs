@@ -61,9 +61,7 @@ pub fn run(cmd: BookCommand) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Book::default(),
         Err(e) => return Err(format!("cannot read {out}: {e}")),
     };
-    // 16 MiB, the table the shipped books were built with: the same command keeps
-    // giving the same book.
-    let mut ai = Ai::with_table(20);
+    let mut ai = Ai::with_table(crate::ai::TOOL_TABLE_LOG2);
     ai.set_use_tablebases(false);
     let limits = Limits {
         depth: Some(depth),

@@ -78,9 +78,7 @@ pub fn run(opts: SelfplayOptions) -> Result<(), String> {
         );
         handles.push(super::ai_cmd::spawn_search(
             move || -> Result<(), String> {
-                // 16 MiB: each game starts from a cleared table, and the files made
-                // before the engine's default grew stay reproducible.
-                let mut ai = Ai::with_table(20);
+                let mut ai = Ai::with_table(crate::ai::TOOL_TABLE_LOG2);
                 let weights = Weights {
                     classic: opts.classic,
                     ..Weights::default()
