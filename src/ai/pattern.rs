@@ -190,20 +190,51 @@ const ROWS: [[(u8, u8); 4]; WINDOWS] = {
     t
 };
 
+/// Windows padded to a whole number of vector registers.
+const WINDOWS_PADDED: usize = 32;
+
+/// For each rank and each base-3 code of its four squares, what the rank adds to the code
+/// of every window (0 for the windows that do not hold the rank): the pair of the rank's
+/// squares in the window, times 9 to the power of the rank's row in the window. A
+/// window's code is then the sum over the eight ranks, eight vector additions.
+#[repr(align(64))]
+struct RankWindows([[[u16; WINDOWS_PADDED]; 81]; 8]);
+
+static RANK_WINDOWS: RankWindows = {
+    let mut t = [[[0u16; WINDOWS_PADDED]; 81]; 8];
+    let mut w = 0;
+    while w < WINDOWS {
+        let mut k = 0;
+        let mut place = 1u16;
+        while k < 4 {
+            let (rank, pair) = ROWS[w][k];
+            let mut code = 0;
+            while code < 81 {
+                t[rank as usize][code][w] = PAIR[code][pair as usize] * place;
+                code += 1;
+            }
+            place *= 9;
+            k += 1;
+        }
+        w += 1;
+    }
+    RankWindows(t)
+};
+
 /// Configuration of every window: rank by rank, four squares at a time.
 #[inline(always)]
 fn window_codes(us: u64, them: u64) -> [u16; WINDOWS] {
-    let mut ranks = [0u8; 8];
-    for (r, code) in ranks.iter_mut().enumerate() {
+    let mut sums = [0u16; WINDOWS_PADDED];
+    for (r, table) in RANK_WINDOWS.0.iter().enumerate() {
         let start = (r * 9).div_ceil(2);
-        *code = RANK_CODE[((us >> start) & 15) as usize][((them >> start) & 15) as usize];
+        let code = RANK_CODE[((us >> start) & 15) as usize][((them >> start) & 15) as usize];
+        let add = &table[code as usize];
+        for (s, a) in sums.iter_mut().zip(add) {
+            *s += a;
+        }
     }
     let mut out = [0u16; WINDOWS];
-    for (w, o) in out.iter_mut().enumerate() {
-        let rows = &ROWS[w];
-        let p = |k: usize| PAIR[ranks[rows[k].0 as usize] as usize][rows[k].1 as usize];
-        *o = p(0) + 9 * p(1) + 81 * p(2) + 729 * p(3);
-    }
+    out.copy_from_slice(&sums[..WINDOWS]);
     out
 }
 
@@ -457,6 +488,27 @@ mod tests {
             all |= m;
         }
         assert_eq!(all, BOARD);
+    }
+
+    #[test]
+    fn window_codes_agree_with_reading_each_window_square_by_square() {
+        use crate::rules::bitboard::BOARD;
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..5000 {
+            let us = next() & BOARD;
+            let them = next() & BOARD & !us;
+            let codes = window_codes(us, them);
+            for (w, &code) in codes.iter().enumerate() {
+                let want = BASE3[window_bits(us, w)] + 2 * BASE3[window_bits(them, w)];
+                assert_eq!(code, want, "window {w} of {us:#x} / {them:#x}");
+            }
+        }
     }
 
     #[test]
