@@ -157,7 +157,7 @@ const VERIFY_MARGIN: i32 = 10;
 /// is searching.
 const DEFER_DEPTH: i32 = 3;
 
-/// The singular extension (поддавки) from this depth on...
+/// The singular extension (both variants) from this depth on...
 const SINGULAR_DEPTH: i32 = 6;
 /// ...when every other move stays this far (centi-men) below the table's score.
 const SINGULAR_MARGIN: i32 = 40;
@@ -867,14 +867,14 @@ impl Run<'_> {
             && moves.len() == 1
             && depth > 0
             && ply < MAX_PLY / 2) as i32;
-        // Singular extension (поддавки): when the table holds a lower bound or an exact
-        // score for this node's move from a search at most 3 plies shallower, the node is
-        // searched without that move at half the depth, against a null window a margin
-        // below that score; if every other move stays below it, the move is the only good
-        // one, as near-forced as a forced reply, and it is searched one ply deeper.
+        // Singular extension: when the table holds a lower bound or an exact score for
+        // this node's move from a search at most 3 plies shallower, the node is searched
+        // without that move at half the depth, against a null window a margin below that
+        // score; if every other move stays below it, the move is the only good one, as
+        // near-forced as a forced reply, and it is searched one ply deeper. Both variants:
+        // in Russian draughts it measured nothing at 100 ms a move and gained at 1 s.
         let mut singular = 0;
-        if self.p.variant == Variant::Giveaway
-            && ext == 0
+        if ext == 0
             && excluded.is_none()
             && depth >= SINGULAR_DEPTH
             && ply < MAX_PLY / 2
