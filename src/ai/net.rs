@@ -220,7 +220,7 @@ fn dot_squared(units: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 #[target_feature(enable = "avx2")]
 fn dot_squared_avx2(units: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     use std::arch::x86_64::*;
-    const { assert!(HIDDEN % 16 == 0) };
+    const { assert!(HIDDEN.is_multiple_of(16)) };
     let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
     let mut sum = _mm256_setzero_si256();
     for (u, w) in units.chunks_exact(16).zip(weights.chunks_exact(16)) {
