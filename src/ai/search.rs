@@ -863,9 +863,7 @@ impl Run<'_> {
         // captures and exchanges are seen to their end. Only above the horizon (a capture
         // due there is searched anyway) and within half the path. It gained +80 at 100 ms
         // a move in поддавки; in Russian draughts nothing at 100 ms and +48 at 1 s.
-        let ext = (moves.len() == 1
-            && depth > 0
-            && ply < MAX_PLY / 2) as i32;
+        let ext = (moves.len() == 1 && depth > 0 && ply < MAX_PLY / 2) as i32;
         // Singular extension: when the table holds a lower bound or an exact score for
         // this node's move from a search at most 3 plies shallower, the node is searched
         // without that move at half the depth, against a null window a margin below that
