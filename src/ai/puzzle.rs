@@ -270,3 +270,11 @@ pub fn find(
         source: source.to_string(),
     })
 }
+
+/// `p` checked again with the present search (after the evaluation or the search
+/// changed): the puzzle a fresh search at `depth` makes of its start, with the solution
+/// and level it gives now, if it still has the same first move.
+pub fn check_again(ai: &mut Ai, p: &Puzzle, depth: u32) -> Option<Puzzle> {
+    find(ai, p.variant, p.start, depth, &p.source)
+        .filter(|q| q.solution.first() == p.solution.first())
+}

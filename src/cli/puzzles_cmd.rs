@@ -32,6 +32,12 @@ pub struct PuzzlesOptions {
     /// Scan every k-th candidate only (to spread the puzzles over more games).
     #[arg(long, default_value_t = 1)]
     pub every: usize,
+    /// Check the puzzles of this file again instead of scanning (after the evaluation
+    /// changed): each start is searched afresh at `--depth`, and only those that still
+    /// hold a puzzle with the same first move are written, with the solution and level
+    /// the present search gives them.
+    #[arg(long)]
+    pub check: Option<String>,
     /// The puzzles file to write.
     #[arg(long)]
     pub out: String,
@@ -118,7 +124,46 @@ fn from_data(path: &str, min_score: i32, out: &mut Vec<Candidate>) -> Result<(),
     Ok(())
 }
 
+/// `--check`: the puzzles of `path` that still hold, written to `--out` under the old
+/// file's own comment lines and one that says how they were checked.
+fn check(path: &str, opts: &PuzzlesOptions) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let old = puzzle::read_puzzles(&text).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = String::new();
+    for line in text.lines().filter(|l| l.starts_with('#')) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "# Checked again by: shashki puzzles --check {path} --variant {} --depth {}\n",
+        opts.variant, opts.depth
+    ));
+    let mut ai = Ai::with_table(18);
+    let started = Instant::now();
+    let mut kept = 0usize;
+    for p in old.iter().filter(|p| p.variant == opts.variant) {
+        match puzzle::check_again(&mut ai, p, opts.depth) {
+            Some(q) => {
+                out.push_str(&q.to_line());
+                out.push('\n');
+                kept += 1;
+            }
+            None => eprintln!("puzzles: dropped {}", p.to_line()),
+        }
+    }
+    std::fs::write(&opts.out, out).map_err(|e| format!("cannot write {}: {e}", opts.out))?;
+    eprintln!(
+        "puzzles: {kept} of {} still hold, {:.0} s",
+        old.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 pub fn run(opts: PuzzlesOptions) -> Result<(), String> {
+    if let Some(path) = &opts.check {
+        return check(path, &opts);
+    }
     let mut candidates = Vec::new();
     if let Some(dir) = &opts.pdn {
         from_pdn(dir, opts.variant, &mut candidates);

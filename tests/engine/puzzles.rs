@@ -28,6 +28,33 @@ fn a_sacrifice_that_wins_two_men_is_found_with_its_forced_line() {
 }
 
 #[test]
+fn a_puzzle_checked_again_keeps_its_first_move_or_is_dropped() {
+    let start = Position::from_fen("W:Wa5,b4,c1,f2,g1,g3:Bc7,d4,e3,e5,e7,h8").unwrap();
+    let mut ai = Ai::with_table(16);
+    let p = puzzle::find(&mut ai, Variant::Russian, start, 10, "test").unwrap();
+    assert_eq!(puzzle::check_again(&mut ai, &p, 10), Some(p.clone()));
+    // The same start with another first move is no longer that puzzle.
+    let game = Game::from_position(Variant::Russian, start);
+    let other = *game
+        .legal_moves()
+        .iter()
+        .find(|m| **m != p.solution[0])
+        .unwrap();
+    let wrong = Puzzle {
+        solution: vec![other],
+        ..p.clone()
+    };
+    assert_eq!(puzzle::check_again(&mut ai, &wrong, 10), None);
+    // Nor is a start where nothing wins.
+    let none = Puzzle {
+        start: Position::start(),
+        solution: vec![Game::new(Variant::Russian).legal_moves()[0]],
+        ..p
+    };
+    assert_eq!(puzzle::check_again(&mut ai, &none, 8), None);
+}
+
+#[test]
 fn damaged_puzzle_lines_are_refused_with_the_reason() {
     let e = read_puzzles("1\trussian\tW:Wc3:Bh8\twin\t3\tc3-b5\tx\n").unwrap_err();
     assert!(e.starts_with("puzzles line 1: move 'c3-b5'"), "{e}");
