@@ -174,13 +174,18 @@ impl FloatNet {
     /// Output in centi-men.
     pub fn score(&self, s: &Inputs) -> f32 {
         let (a, _) = self.activations(&self.hidden(s));
+        self.output(s, &a)
+    }
+
+    /// Output in centi-men from the activations of both views.
+    fn output(&self, s: &Inputs, a: &[f32; 2 * HIDDEN]) -> f32 {
         let b = self.bucket(s);
         let w2 = &self.w2[b * 2 * HIDDEN..][..2 * HIDDEN];
-        let mut out = self.b2[b] + w2.iter().zip(&a).map(|(w, a)| w * a).sum::<f32>();
+        let mut out = self.b2[b] + w2.iter().zip(a).map(|(w, a)| w * a).sum::<f32>();
         if self.hidden2() > 0 {
             let w4 = &self.w4[b * self.hidden2()..][..self.hidden2()];
             out += self
-                .hidden2_sums(&a)
+                .hidden2_sums(a)
                 .iter()
                 .zip(w4)
                 .map(|(h, w)| w * h.clamp(0.0, 1.0))
@@ -190,20 +195,33 @@ impl FloatNet {
     }
 
     /// Adds the gradient of the output for `d` (d loss / d output in centi-men) to `g`.
+    #[cfg(test)]
     fn backward(&self, s: &Inputs, d: f32, g: &mut FloatNet) {
         let (a, slope) = self.activations(&self.hidden(s));
+        self.backward_from(s, &a, &slope, d, g);
+    }
+
+    /// [`FloatNet::backward`] from the activations and slopes of the forward pass.
+    fn backward_from(
+        &self,
+        s: &Inputs,
+        a: &[f32; 2 * HIDDEN],
+        slope: &[f32; 2 * HIDDEN],
+        d: f32,
+        g: &mut FloatNet,
+    ) {
         let d = d * OUT;
         let b = self.bucket(s);
         g.b2[b] += d;
         let w2 = b * 2 * HIDDEN;
         // d loss / d activation, from the output and from the hidden units.
         let mut da: [f32; 2 * HIDDEN] = std::array::from_fn(|j| d * self.w2[w2 + j]);
-        for (g, a) in g.w2[w2..][..2 * HIDDEN].iter_mut().zip(&a) {
+        for (g, a) in g.w2[w2..][..2 * HIDDEN].iter_mut().zip(a) {
             *g += d * a;
         }
         let n2 = self.hidden2();
         if n2 > 0 {
-            for (k, hk) in self.hidden2_sums(&a).into_iter().enumerate() {
+            for (k, hk) in self.hidden2_sums(a).into_iter().enumerate() {
                 g.w4[b * n2 + k] += d * hk.clamp(0.0, 1.0);
                 if hk <= 0.0 || hk >= 1.0 {
                     continue;
@@ -325,8 +343,34 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// How many parts each mini-batch is split into, each part's gradient computed on its own
+/// thread. Fixed, so that a fit gives the same network on any machine.
+const PARTS: usize = 2;
+
+/// Adds the gradient of the mean loss over `part` (indices into `samples`, the mean taken
+/// over `n` positions) to `g`; returns the part's summed loss.
+fn gradient(
+    net: &FloatNet,
+    samples: &[NetSample],
+    part: &[u32],
+    k: f32,
+    n: usize,
+    g: &mut FloatNet,
+) -> f64 {
+    let mut total = 0.0f64;
+    for &i in part {
+        let s = &samples[i as usize];
+        let (a, slope) = net.activations(&net.hidden(&s.inputs));
+        let p = sigmoid((s.base + net.output(&s.inputs, &a)) / k);
+        total += cross_entropy(p as f64, s.target as f64);
+        net.backward_from(&s.inputs, &a, &slope, (p - s.target) / k / n as f32, g);
+    }
+    total
+}
+
 /// Mini-batch Adam over `samples` in a seeded order each epoch, the step falling linearly
-/// to a tenth of `rate`; `report(epoch, training loss, net)` after each epoch.
+/// to a tenth of `rate`; `report(epoch, training loss, net)` after each epoch. Each batch's
+/// gradient is computed in [`PARTS`] parts on as many threads and summed in order.
 pub fn fit(
     net: &mut FloatNet,
     samples: &[NetSample],
@@ -339,6 +383,7 @@ pub fn fit(
     let mut m = net.zeros();
     let mut v = net.zeros();
     let mut g = net.zeros();
+    let mut parts: Vec<FloatNet> = (1..PARTS).map(|_| net.zeros()).collect();
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..samples.len() as u32).collect();
     let mut rng = Rng::new(0x4E37);
@@ -351,12 +396,36 @@ pub fn fit(
         let lr = rate * (1.0 - 0.9 * (epoch - 1) as f32 / epochs.max(1) as f32);
         let mut total = 0.0f64;
         for chunk in order.chunks(batch.max(1)) {
-            g.params_mut().for_each(|x| *x = 0.0);
-            for &i in chunk {
-                let s = &samples[i as usize];
-                let p = sigmoid((s.base + net.score(&s.inputs)) / k);
-                total += cross_entropy(p as f64, s.target as f64);
-                net.backward(&s.inputs, (p - s.target) / k / chunk.len() as f32, &mut g);
+            let n = chunk.len();
+            let size = n.div_ceil(PARTS);
+            let mut pieces = chunk.chunks(size);
+            let first = pieces.next().unwrap_or(&[]);
+            let shared: &FloatNet = net;
+            let (head, rest) = std::thread::scope(|scope| {
+                let handles: Vec<_> = parts
+                    .iter_mut()
+                    .zip(pieces)
+                    .map(|(gp, piece)| {
+                        scope.spawn(move || {
+                            gp.params_mut().for_each(|x| *x = 0.0);
+                            gradient(shared, samples, piece, k, n, gp)
+                        })
+                    })
+                    .collect();
+                g.params_mut().for_each(|x| *x = 0.0);
+                let head = gradient(shared, samples, first, k, n, &mut g);
+                let rest: Vec<f64> = handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a gradient thread panicked"))
+                    .collect();
+                (head, rest)
+            });
+            total += head;
+            for (t, gp) in rest.into_iter().zip(&mut parts) {
+                total += t;
+                for (x, y) in g.params_mut().zip(gp.params_mut()) {
+                    *x += *y;
+                }
             }
             step += 1;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
@@ -653,6 +722,39 @@ mod tests {
             moved.iter().all(|&m| m > 0),
             "every layer's probe moves: {moved:?}"
         );
+    }
+
+    #[test]
+    fn a_batch_split_in_parts_has_the_whole_batch_gradient() {
+        let net = loud_net(17, SHAPES[3]);
+        let samples: Vec<NetSample> = sample_positions()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| NetSample {
+                inputs: active_inputs(p),
+                base: (i as f32 * 37.0) % 200.0 - 100.0,
+                target: (i % 3) as f32 / 2.0,
+            })
+            .collect();
+        let all: Vec<u32> = (0..samples.len() as u32).collect();
+        let n = all.len();
+        let mut whole = net.zeros();
+        let whole_loss = gradient(&net, &samples, &all, 80.0, n, &mut whole);
+        let (mut left, mut right) = (net.zeros(), net.zeros());
+        let half = n / 2;
+        let parts_loss = gradient(&net, &samples, &all[..half], 80.0, n, &mut left)
+            + gradient(&net, &samples, &all[half..], 80.0, n, &mut right);
+        assert!((whole_loss - parts_loss).abs() < 1e-9 * whole_loss.abs().max(1.0));
+        let mut moved = 0;
+        for ((w, l), r) in whole
+            .params_mut()
+            .zip(left.params_mut())
+            .zip(right.params_mut())
+        {
+            assert!((*w - (*l + *r)).abs() <= 1e-4 * (1.0 + w.abs()));
+            moved += (w.abs() > 1e-6) as usize;
+        }
+        assert!(moved > 100, "the gradient moves weights: {moved}");
     }
 
     #[test]
