@@ -88,7 +88,8 @@ fn the_shipped_puzzles_replay_and_each_first_move_is_the_only_win() {
         for p in puzzles.iter().step_by(37) {
             ai.clear();
             let game = Game::from_position(variant, p.start);
-            let (mv, _) = puzzle::only_win(&mut ai, &game, 12).expect("a single winning move");
+            let (mv, _) = puzzle::only_win(&mut ai, &game, 12)
+                .unwrap_or_else(|| panic!("no single winning move: {}", p.to_line()));
             assert_eq!(mv, p.solution[0], "{}", p.to_line());
         }
     }
