@@ -827,7 +827,11 @@ impl Run<'_> {
         // Shallow verification (Russian): outside the principal variation, a null-window
         // search of this node at a fraction of the depth that clears beta by a margin
         // growing with the depth cuts the node; its score less the margin is returned.
+        // Not where a capture is due: the opponent has just given up a piece (a sacrifice
+        // or an exchange), and a shot behind it (a second sacrifice, then a multiple
+        // capture) lies past the shallow search, which would see only the piece won.
         if !pv_node
+            && !capture
             && excluded.is_none()
             && self.p.verify
             && !self.verifying

@@ -64,6 +64,33 @@ fn russian_shot_wins_material() {
     assert!(score >= 150, "score {score}");
 }
 
+/// The game after `moves` from the start, Russian rules.
+fn after(moves: &str) -> Game {
+    let mut game = Game::new(Variant::Russian);
+    for m in moves.split_whitespace() {
+        game.play_text(m).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_shot_behind_two_sacrifices_is_found_early() {
+    // From a game: 12. a3-b4?? loses to 12...d6-c5 13. b4:d6:f4 f6-g5 14. h4:f6 f8-e7
+    // 15. c3:e5 e7:g5:e3:c1:a3 (two men given, four taken and a king). The shallow
+    // verification cut hid it where White had a capture due (it saw only the men won): a
+    // search found 12...d6-c5 from depth 14 and kept 12. a3-b4 up to depth 18.
+    let opening = "e3-d4 f6-e5 d4:f6 e7:g5 g3-h4 b6-c5 h4:f6 g7:e5 c3-d4 e5:c3 b2:b6 a7:c5 \
+                   h2-g3 h8-g7 g3-h4 g7-f6 a1-b2 d6-e5 b2-c3 c5-d4 c1-b2 c7-d6";
+    let stop = AtomicBool::new(false);
+    let game = after(&format!("{opening} a3-b4"));
+    let r = Ai::with_table(16).search(&game, &limits(Some(8), None), &stop);
+    assert_eq!(r.best.expect("a move").to_string(), "d6-c5");
+    assert!(r.score >= 150, "score {}", r.score);
+    let game = after(opening);
+    let r = Ai::with_table(16).search(&game, &limits(Some(13), None), &stop);
+    assert_ne!(r.best.expect("a move").to_string(), "a3-b4");
+}
+
 #[test]
 fn a_forced_reply_costs_no_depth() {
     // Six plies: b2-c3 b4:d2 d6-c7 d8:b6 d4-c5 b6:d4, and White has given every man away;
