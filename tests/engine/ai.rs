@@ -76,9 +76,10 @@ fn after(moves: &str) -> Game {
 #[test]
 fn a_shot_behind_two_sacrifices_is_found_early() {
     // From a game: 12. a3-b4?? loses to 12...d6-c5 13. b4:d6:f4 f6-g5 14. h4:f6 f8-e7
-    // 15. c3:e5 e7:g5:e3:c1:a3 (two men given, four taken and a king). The shallow
-    // verification cut hid it where White had a capture due (it saw only the men won): a
-    // search found 12...d6-c5 from depth 14 and kept 12. a3-b4 up to depth 18.
+    // 15. c3:e5 e7:g5:e3:c1:a3: the man crowns at c1 in the middle of its capture, and a
+    // 14-ply search scores Black more than four men ahead. The shallow verification cut hid
+    // it where White had a capture due (it saw only the men won): a search found
+    // 12...d6-c5 from depth 14 and kept 12. a3-b4 up to depth 18.
     let opening = "e3-d4 f6-e5 d4:f6 e7:g5 g3-h4 b6-c5 h4:f6 g7:e5 c3-d4 e5:c3 b2:b6 a7:c5 \
                    h2-g3 h8-g7 g3-h4 g7-f6 a1-b2 d6-e5 b2-c3 c5-d4 c1-b2 c7-d6";
     let stop = AtomicBool::new(false);
